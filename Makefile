@@ -1,0 +1,64 @@
+# Two commands matter: `make run` and `make test`. Both create .venv themselves.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format bench messages venv demo clean
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (python3.11 or python3 on PATH)."; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[postgres,production,test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+demo: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+test: $(STAMP) lint
+	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
+	@echo "== tests on SQLite"
+	$(PY) -m pytest -q
+	@echo "== tests on PostgreSQL ($(TEST_DATABASE_URL))"
+	@if $(PY) scripts/db_reachable.py "$(TEST_DATABASE_URL)"; then \
+		DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) -m pytest -q -m "not browser"; \
+	elif [ "$$CI" = "true" ]; then \
+		echo "PostgreSQL at $(TEST_DATABASE_URL) is not reachable, and CI=true needs it."; exit 1; \
+	else \
+		echo "PostgreSQL at $(TEST_DATABASE_URL) is not reachable: skipping the PostgreSQL leg."; \
+	fi
+
+bench: $(STAMP)
+	$(PY) -m scoring.rules.bench
+	$(PY) -m tournaments.draw_bench
+
+# Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed.
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l nl -l en --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*'
+	$(PY) manage.py makemessages -d djangojs -l nl -l en --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*'
+	$(PY) manage.py compilemessages --ignore '.venv/*'
+
+clean:
+	rm -rf $(VENV) staticfiles

@@ -1,0 +1,221 @@
+"""Clubs, their members, and who may do what in which club.
+
+A site serves several clubs (a federation, or one volunteer hosting a few), so
+every query of club data starts from a club the user may see; see
+``clubs.permissions``.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class RulesetPreset(models.TextChoices):
+    """The rule-set presets of the scoring core (``scoring.rules.RULESETS``)."""
+
+    ROTTERDAM = "rotterdam", _("Rotterdam (club standard)")
+    AMSTERDAM = "amsterdam", _("Amsterdam")
+    MATCH_500 = "match-500", _("Match to 500")
+    MATCH_1500 = "match-1500", _("Match to 1500 (declared roem)")
+    SINGLE_DEAL = "single-deal", _("Single deal")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(
+        _("short name in links"), max_length=60, unique=True, help_text=_("Used in web addresses.")
+    )
+    town = models.CharField(_("town"), max_length=80, blank=True)
+    ruleset_preset = models.CharField(
+        _("rule set"),
+        max_length=20,
+        choices=RulesetPreset.choices,
+        default=RulesetPreset.ROTTERDAM,
+        help_text=_("The default for new competitions; each competition may tune it."),
+    )
+    ruleset_overrides = models.JSONField(
+        _("rule set changes"),
+        default=dict,
+        blank=True,
+        help_text=_("Fields of the preset this club plays differently."),
+    )
+    results_public = models.BooleanField(
+        _("results are public"),
+        default=True,
+        help_text=_("Anyone may read standings and results; otherwise only people of the club."),
+    )
+    contact_name = models.CharField(_("contact person"), max_length=120, blank=True)
+    contact_email = models.EmailField(_("contact e-mail"), blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("clubs:club-detail", kwargs={"club": self.slug})
+
+    def ruleset(self):
+        """The club's default rule set as a scoring-core value."""
+        from scoring.rules import ruleset_from
+
+        return ruleset_from(self.ruleset_preset, self.ruleset_overrides)
+
+
+class MemberQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(is_active=True)
+
+    def guests(self):
+        return self.filter(is_guest=True)
+
+
+class Member(models.Model):
+    """A player as one club knows them.
+
+    The same person in two clubs is two records; the site never merges
+    identities across clubs by itself. Within a club, ``member_merge`` joins
+    two records that turn out to be one person.
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="members", verbose_name=_("club")
+    )
+    name = models.CharField(
+        _("name"), max_length=120, help_text=_("As the club writes it on the score sheets.")
+    )
+    membership_number = models.CharField(_("membership number"), max_length=30, blank=True)
+    is_active = models.BooleanField(_("active"), default=True)
+    is_guest = models.BooleanField(
+        _("guest"), default=False, help_text=_("Plays evenings and tournaments without membership.")
+    )
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="memberships",
+        verbose_name=_("site account"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = MemberQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "membership_number"],
+                condition=~Q(membership_number=""),
+                name="member_number_unique_per_club",
+                violation_error_message=_("This club already has a member with this number."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(name=""),
+                name="member_name_not_empty",
+                violation_error_message=_("A member needs a name."),
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "name"])]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("clubs:member-detail", kwargs={"club": self.club.slug, "pk": self.pk})
+
+
+class ClubRole(models.Model):
+    """A site user's role in one club. Roles are ordered: each includes the ones below.
+
+    member: reads the club's results even when they are not public.
+    scorer: enters and confirms scores at any table of the club.
+    director (wedstrijdleider): competitions, evenings, draws, corrections, members.
+    admin: everything of the club, including the member list and roles.
+    """
+
+    class Role(models.TextChoices):
+        MEMBER = "member", _("member")
+        SCORER = "scorer", _("scorer")
+        DIRECTOR = "director", _("tournament director")
+        ADMIN = "admin", _("club administrator")
+
+    LEVELS = {Role.MEMBER: 1, Role.SCORER: 2, Role.DIRECTOR: 3, Role.ADMIN: 4}
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="roles", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="club_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club role")
+        verbose_name_plural = _("club roles")
+        ordering = ["club", "user__username"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                name="one_role_per_user_per_club",
+                violation_error_message=_("This user already has a role in this club."),
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=["member", "scorer", "director", "admin"]),
+                name="club_role_known",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} · {self.get_role_display()} · {self.club}"
+
+    @property
+    def level(self):
+        return self.LEVELS[self.role]
+
+
+class ClubLog(models.Model):
+    """What was done to a club's records and by whom: imports, merges, role changes."""
+
+    class Action(models.TextChoices):
+        MEMBER_IMPORT = "member_import", _("members imported")
+        MEMBER_MERGE = "member_merge", _("members merged")
+        ROLE_GRANT = "role_grant", _("role granted")
+        ROLE_REVOKE = "role_revoke", _("role revoked")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="log", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("by"),
+    )
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    summary = models.CharField(_("summary"), max_length=300)
+    detail = models.JSONField(_("detail"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("club log entry")
+        verbose_name_plural = _("club log")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return self.summary

@@ -1,0 +1,105 @@
+"""The one place that decides who may see or do what in a club.
+
+Views never test roles themselves: they call :func:`club_for` (or use the
+:func:`club_required` decorator), which returns the club or answers:
+
+- a club the user may not even see: 404, never 403 and never its data, so
+  another club's objects cannot be told apart from nothing;
+- a club the user sees but without the role needed: anonymous users go to the
+  login page, logged-in users get 403.
+
+Services take the same decisions with :func:`require_role` so a rule holds even
+when a page hides its button.
+"""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from .models import Club, ClubRole
+
+Role = ClubRole.Role
+
+
+def role_level(user, club):
+    """The user's level in the club: 0 for none; superusers count as club admin."""
+    if not user.is_authenticated:
+        return 0
+    if user.is_superuser:
+        return ClubRole.LEVELS[Role.ADMIN]
+    cache = getattr(user, "_club_levels", None)
+    if cache is None:
+        cache = dict(ClubRole.objects.filter(user=user).values_list("club_id", "role"))
+        user._club_levels = cache
+    role = cache.get(club.pk)
+    return ClubRole.LEVELS[role] if role else 0
+
+
+def has_role(user, club, role):
+    return role_level(user, club) >= ClubRole.LEVELS[role]
+
+
+def can_view(user, club):
+    """Public clubs are readable by anyone; private ones by their people only."""
+    return club.results_public or role_level(user, club) > 0
+
+
+def visible_clubs(user):
+    clubs = Club.objects.all()
+    if user.is_authenticated and user.is_superuser:
+        return clubs
+    if user.is_authenticated:
+        return clubs.filter(results_public=True) | clubs.filter(roles__user=user)
+    return clubs.filter(results_public=True)
+
+
+def require_role(user, club, role):
+    """Raise PermissionDenied unless the user holds ``role`` (or higher) in ``club``."""
+    if not has_role(user, club, role):
+        raise PermissionDenied(_("Your role in this club does not allow this."))
+
+
+def club_for(request, slug, role=None):
+    """The club named by ``slug`` if the request may use it with ``role``.
+
+    Raises Http404 when the club does not exist or may not be seen at all,
+    PermissionDenied when it may be seen but the role is missing.
+    """
+    club = get_object_or_404(Club, slug=slug)
+    user = request.user
+    if role is None:
+        if not can_view(user, club):
+            raise Http404
+        return club
+    if has_role(user, club, role):
+        return club
+    if role_level(user, club) == 0 and not club.results_public:
+        raise Http404
+    raise PermissionDenied(_("Your role in this club does not allow this."))
+
+
+def club_required(role=None):
+    """Decorator for views taking a ``club`` slug: passes the Club object instead.
+
+    Anonymous users who need a role are sent to the login page first.
+    """
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, club, **kwargs):
+            if role is not None and not request.user.is_authenticated:
+                get_object_or_404(Club, slug=club)
+                return redirect_to_login(request.get_full_path())
+            club_obj = club_for(request, club, role)
+            request.club = club_obj
+            request.club_level = role_level(request.user, club_obj)
+            return view(request, *args, club=club_obj, **kwargs)
+
+        wrapper.club_role = role
+        return wrapper
+
+    return decorator

@@ -1,0 +1,176 @@
+"""Club pages: parse the request, call one service or selector, render."""
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from . import selectors, services
+from .forms import ClubForm, MemberFilterForm, MemberForm, MemberMergeForm, RoleGrantForm
+from .models import ClubRole, Member
+from .permissions import Role, club_required, has_role, visible_clubs
+from .tables import MemberTable
+
+
+def apply_validation_error(form, exc):
+    """Put a service's ValidationError on the form, field by field where it can."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def home(request):
+    clubs = visible_clubs(request.user).distinct().order_by("name")
+    return render(request, "clubs/home.html", {"clubs": clubs})
+
+
+@club_required()
+def club_detail(request, club):
+    context = {
+        "club": club,
+        "can_manage": has_role(request.user, club, Role.DIRECTOR),
+        "is_admin": has_role(request.user, club, Role.ADMIN),
+        "can_see_members": has_role(request.user, club, Role.MEMBER),
+        "member_count": club.members.filter(is_active=True).count(),
+    }
+    return render(request, "clubs/club_detail.html", context)
+
+
+@club_required(Role.ADMIN)
+def club_edit(request, club):
+    form = ClubForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        fields = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        try:
+            services.club_update(club=club, by=request.user, **fields)
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Club settings saved."))
+            return redirect(club)
+    return render(request, "clubs/club_form.html", {"club": club, "form": form})
+
+
+@club_required(Role.MEMBER)
+def member_list(request, club):
+    filters = MemberFilterForm(request.GET or None)
+    data = filters.cleaned_data if filters.is_valid() else {}
+    members = selectors.member_list(
+        club=club,
+        query=data.get("q", ""),
+        status=data.get("status", ""),
+        guests=data.get("guests", ""),
+    )
+    exclude = () if has_role(request.user, club, Role.DIRECTOR) else ("email", "phone")
+    table = MemberTable(members, exclude=exclude)
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    context = {
+        "club": club,
+        "table": table,
+        "filters": filters,
+        "can_edit": has_role(request.user, club, Role.DIRECTOR),
+        "is_admin": has_role(request.user, club, Role.ADMIN),
+    }
+    return render(request, "clubs/member_list.html", context)
+
+
+def _member(club, pk):
+    return get_object_or_404(Member, club=club, pk=pk)
+
+
+@club_required(Role.MEMBER)
+def member_detail(request, club, pk):
+    member = _member(club, pk)
+    context = {
+        "club": club,
+        "member": member,
+        "can_edit": has_role(request.user, club, Role.DIRECTOR),
+        "is_admin": has_role(request.user, club, Role.ADMIN),
+    }
+    return render(request, "clubs/member_detail.html", context)
+
+
+def _member_form(request, club, member=None):
+    form = MemberForm(request.POST or None, instance=member, club=club)
+    if request.method == "POST" and form.is_valid():
+        fields = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        try:
+            if member is None:
+                member = services.member_create(club=club, by=request.user, **fields)
+            else:
+                member = services.member_update(member=member, by=request.user, **fields)
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("%(name)s saved.") % {"name": member.name})
+            return redirect(member)
+    return render(request, "clubs/member_form.html", {"club": club, "form": form, "member": member})
+
+
+@club_required(Role.DIRECTOR)
+def member_create(request, club):
+    return _member_form(request, club)
+
+
+@club_required(Role.DIRECTOR)
+def member_edit(request, club, pk):
+    return _member_form(request, club, _member(club, pk))
+
+
+@club_required(Role.ADMIN)
+def member_merge(request, club, pk):
+    keep = _member(club, pk)
+    form = MemberMergeForm(request.POST or None, keep=keep)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.member_merge(keep=keep, remove=form.cleaned_data["remove"], by=request.user)
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Records merged into %(name)s.") % {"name": keep.name})
+            return redirect(keep)
+    return render(request, "clubs/member_merge.html", {"club": club, "member": keep, "form": form})
+
+
+@club_required(Role.ADMIN)
+def role_list(request, club):
+    form = RoleGrantForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.role_grant(
+                club=club,
+                user=form.cleaned_data["username"],
+                role=form.cleaned_data["role"],
+                by=request.user,
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Role saved."))
+            return redirect("clubs:role-list", club=club.slug)
+    context = {
+        "club": club,
+        "roles": selectors.club_roles(club=club),
+        "form": form,
+        "role_choices": ClubRole.Role.choices,
+    }
+    return render(request, "clubs/role_list.html", context)
+
+
+@require_POST
+@club_required(Role.ADMIN)
+def role_revoke(request, club, user_id):
+    user = get_object_or_404(get_user_model(), pk=user_id, club_roles__club=club)
+    try:
+        services.role_revoke(club=club, user=user, by=request.user)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("Role removed."))
+    return redirect("clubs:role-list", club=club.slug)

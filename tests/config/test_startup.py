@@ -1,0 +1,124 @@
+"""Starting the site with bad configuration says what is wrong in one line."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def manage(*args, env):
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_without_secret_key_refuses_with_a_clear_message():
+    result = manage(
+        "check",
+        env={
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "DJANGO_ALLOWED_HOSTS": "klaverjas.example.org",
+        },
+    )
+    assert result.returncode == 2
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_production_without_allowed_hosts_refuses_with_a_clear_message():
+    result = manage(
+        "check",
+        env={
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "DJANGO_SECRET_KEY": "k" * 10 + "abcdefghijklmnopqrstuvwxyz0123456789-_ABCDEFG",
+        },
+    )
+    assert result.returncode == 2
+    assert "DJANGO_ALLOWED_HOSTS" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_unreachable_database_url_is_explained_not_a_traceback():
+    # Port 9 on loopback: nothing listens there, the connection is refused at once.
+    result = manage(
+        "migrate",
+        env={
+            "DJANGO_SETTINGS_MODULE": "config.settings.development",
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:9/nothing",
+        },
+    )
+    assert result.returncode == 2
+    assert "Cannot use the database" in result.stderr
+    assert "127.0.0.1:9" in result.stderr
+    assert "DATABASE_URL" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_malformed_database_url_is_explained():
+    result = manage(
+        "check",
+        env={"DJANGO_SETTINGS_MODULE": "config.settings.development", "DATABASE_URL": "nonsense"},
+    )
+    assert result.returncode == 2
+    assert "DATABASE_URL" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_production_settings_pass_the_deploy_check_without_warnings():
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env={
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "DJANGO_SECRET_KEY": "x7Hq-9bZr_Lm3P" * 5,
+            "DJANGO_ALLOWED_HOSTS": "klaverjas.example.org",
+        },
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.django_db
+def test_sqlite_is_tuned_for_concurrent_writers(settings):
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite settings only")
+    options = settings.DATABASES["default"]["OPTIONS"]
+    assert options["transaction_mode"] == "IMMEDIATE"
+    assert options["timeout"] >= 5
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA busy_timeout")
+        assert cursor.fetchone()[0] >= 5000
+        cursor.execute("PRAGMA foreign_keys")
+        assert cursor.fetchone()[0] == 1
+
+
+def test_sqlite_file_uses_wal_journal(tmp_path):
+    """The default database is a file in WAL mode (checked on a real file, not :memory:)."""
+    db = tmp_path / "db.sqlite3"
+    result = manage(
+        "migrate",
+        "--noinput",
+        env={
+            "DJANGO_SETTINGS_MODULE": "config.settings.development",
+            "KLAVERJAS_DATA_DIR": str(tmp_path),
+        },
+    )
+    assert result.returncode == 0, result.stderr
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
