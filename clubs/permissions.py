@@ -3,10 +3,11 @@
 Views never test roles themselves: they call :func:`club_for` (or use the
 :func:`club_required` decorator), which returns the club or answers:
 
-- a club the user may not even see: 404, never 403 and never its data, so
-  another club's objects cannot be told apart from nothing;
-- a club the user sees but without the role needed: anonymous users go to the
-  login page, logged-in users get 403.
+- a page of a club where the user holds no role (or a private club's public
+  page): 404, never 403 and never its data, so another club's objects cannot be
+  told apart from nothing;
+- a page needing a role the user's role in that club does not reach: 403;
+- anonymous users on a page that needs a role go to the login page first.
 
 Services take the same decisions with :func:`require_role` so a rule holds even
 when a page hides its button.
@@ -77,7 +78,8 @@ def club_for(request, slug, role=None):
         return club
     if has_role(user, club, role):
         return club
-    if role_level(user, club) == 0 and not club.results_public:
+    if role_level(user, club) == 0:
+        # Not one of the club's people: its non-public pages do not exist for them.
         raise Http404
     raise PermissionDenied(_("Your role in this club does not allow this."))
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_files
 
 app_name = "clubs"
 
@@ -10,6 +10,17 @@ urlpatterns = [
     path("clubs/<slug:club>/settings/", views.club_edit, name="club-edit"),
     path("clubs/<slug:club>/members/", views.member_list, name="member-list"),
     path("clubs/<slug:club>/members/new/", views.member_create, name="member-create"),
+    path("clubs/<slug:club>/members/import/", views_files.member_import, name="member-import"),
+    path(
+        "clubs/<slug:club>/members/export.xlsx",
+        views_files.member_export_xlsx,
+        name="member-export-xlsx",
+    ),
+    path(
+        "clubs/<slug:club>/members/export.csv",
+        views_files.member_export_csv,
+        name="member-export-csv",
+    ),
     path("clubs/<slug:club>/members/<int:pk>/", views.member_detail, name="member-detail"),
     path("clubs/<slug:club>/members/<int:pk>/edit/", views.member_edit, name="member-edit"),
     path("clubs/<slug:club>/members/<int:pk>/merge/", views.member_merge, name="member-merge"),

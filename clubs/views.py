@@ -31,7 +31,10 @@ def home(request):
 
 @club_required()
 def club_detail(request, club):
+    from tournaments.selectors import club_competitions
+
     context = {
+        "competitions": club_competitions(club=club),
         "club": club,
         "can_manage": has_role(request.user, club, Role.DIRECTOR),
         "is_admin": has_role(request.user, club, Role.ADMIN),

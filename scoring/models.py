@@ -1,0 +1,301 @@
+"""Games and hands as entered, with the scores the rules core derived from them.
+
+A hand stores what the table entered (who played, card points, roem, pit):
+that is the truth. The banked scores of a hand and the totals of its game are
+computed by ``scoring.rules`` when the hand is saved, in the same transaction,
+so that pages read sums and never re-score a season.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Member
+from tournaments.models import Evening, Table
+
+
+class Team(models.TextChoices):
+    A = "A", _("wij (North/South)")
+    B = "B", _("zij (East/West)")
+
+
+class Suit(models.TextChoices):
+    CLUBS = "C", _("♣ clubs")
+    DIAMONDS = "D", _("♦ diamonds")
+    HEARTS = "H", _("♥ hearts")
+    SPADES = "S", _("♠ spades")
+
+
+class GameQuerySet(models.QuerySet):
+    def confirmed(self):
+        return self.filter(status=Game.Status.CONFIRMED)
+
+    def complete(self):
+        return self.exclude(status=Game.Status.OPEN)
+
+
+class Game(models.Model):
+    """The game one table plays in one round: a boompje, or a match to a target."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("in play")
+        COMPLETE = "complete", _("complete, to be confirmed")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    table = models.OneToOneField(
+        Table, on_delete=models.PROTECT, related_name="game", verbose_name=_("table")
+    )
+    ruleset = models.JSONField(
+        _("rule set"), help_text=_("The rule set the game is played by, fixed at its start.")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default="open")
+    hands_entered = models.PositiveSmallIntegerField(_("hands entered"), default=0)
+    total_a = models.IntegerField(_("total wij"), default=0)
+    total_b = models.IntegerField(_("total zij"), default=0)
+    winner = models.CharField(_("winner"), max_length=1, choices=Team.choices, blank=True)
+    marsen_a = models.PositiveSmallIntegerField(_("marsen wij"), default=0)
+    marsen_b = models.PositiveSmallIntegerField(_("marsen zij"), default=0)
+    nat_a = models.PositiveSmallIntegerField(_("nat wij"), default=0)
+    nat_b = models.PositiveSmallIntegerField(_("nat zij"), default=0)
+    roem_a = models.PositiveIntegerField(_("roem wij"), default=0)
+    roem_b = models.PositiveIntegerField(_("roem zij"), default=0)
+    version = models.PositiveIntegerField(
+        _("version"), default=0, help_text=_("Goes up with every change; stale forms are refused.")
+    )
+    confirmed_by = models.CharField(_("confirmed by"), max_length=120, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("last change"), auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["table__round__evening__date", "table__round__number", "table__number"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="confirmed", confirmed_at__isnull=False)
+                | (~Q(status="confirmed") & Q(confirmed_at__isnull=True)),
+                name="game_confirmed_has_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "complete", "confirmed"]),
+                name="game_status_known",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table.round.evening} · {self.table.round} · {self.table}"
+
+    @property
+    def is_locked(self):
+        return self.status == self.Status.CONFIRMED
+
+
+class Hand(models.Model):
+    """One deal (spel) as entered: raw inputs, then the derived banked scores."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="hands", verbose_name=_("game")
+    )
+    number = models.PositiveSmallIntegerField(_("hand"))
+    playing = models.CharField(_("playing team"), max_length=1, choices=Team.choices)
+    trump = models.CharField(_("trump"), max_length=1, choices=Suit.choices, blank=True)
+    points_a = models.PositiveSmallIntegerField(_("card points wij"))
+    points_b = models.PositiveSmallIntegerField(_("card points zij"))
+    roem_a = models.PositiveSmallIntegerField(_("roem wij"), default=0)
+    roem_b = models.PositiveSmallIntegerField(_("roem zij"), default=0)
+    pit = models.CharField(_("pit (mars)"), max_length=1, choices=Team.choices, blank=True)
+    score_a = models.PositiveIntegerField(_("banked wij"))
+    score_b = models.PositiveIntegerField(_("banked zij"))
+    nat = models.BooleanField(_("nat"))
+    client_id = models.CharField(
+        _("entry id"),
+        max_length=64,
+        null=True,
+        blank=True,
+        help_text=_("Made by the entering device, so a hand sent twice is stored once."),
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("entered by"),
+    )
+    entered_via = models.CharField(_("entered via"), max_length=20, default="table")
+    created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("changed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                name="hand_number_unique_per_game",
+                violation_error_message=_("This hand number is already entered for this game."),
+            ),
+            models.UniqueConstraint(
+                fields=["game", "client_id"],
+                condition=Q(client_id__isnull=False),
+                name="hand_client_id_unique_per_game",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=Q(points_a__gte=0, points_a__lte=162, points_b__gte=0, points_b__lte=162),
+                name="hand_points_0_to_162",
+                violation_error_message=_("Card points are between 0 and 162."),
+            ),
+            models.CheckConstraint(
+                condition=Q(points_a=162 - F("points_b")),
+                name="hand_points_sum_162",
+                violation_error_message=_("The card points of both teams add up to 162."),
+            ),
+            models.CheckConstraint(
+                condition=Q(playing__in=["A", "B"]), name="hand_playing_team_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(pit="") | Q(pit="A", points_a=162) | Q(pit="B", points_b=162),
+                name="hand_pit_has_all_points",
+                violation_error_message=_("Pit needs all 162 card points."),
+            ),
+            models.CheckConstraint(
+                condition=Q(trump__in=["", "C", "D", "H", "S"]), name="hand_trump_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(roem_a__lte=2000, roem_b__lte=2000),
+                name="hand_roem_in_range",
+                violation_error_message=_("That is more roem than one hand can hold."),
+            ),
+        ]
+
+    def __str__(self):
+        return _("Hand %(number)s") % {"number": self.number}
+
+
+class Adjustment(models.Model):
+    """A score that is not a hand: sit-out, absence, penalty or a director's correction.
+
+    Recorded as its own entry with a reason, never by editing hands. ``member``
+    gets ``points`` personally (sit-out, absence, a -100 verzaken penalty); with
+    ``game`` and ``team`` the points go to that team's game total instead (the
+    162 + 100 that verzaken gives the opponents).
+    """
+
+    class Kind(models.TextChoices):
+        SITOUT = "sitout", _("sit-out score")
+        ABSENCE = "absence", _("absence score")
+        VERZAKEN = "verzaken", _("verzaken penalty")
+        DIRECTOR = "director", _("director's adjustment")
+
+    evening = models.ForeignKey(
+        Evening, on_delete=models.PROTECT, related_name="adjustments", verbose_name=_("evening")
+    )
+    round = models.ForeignKey(
+        "tournaments.Round",
+        on_delete=models.PROTECT,
+        related_name="adjustments",
+        null=True,
+        blank=True,
+        verbose_name=_("round"),
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    member = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="adjustments",
+        null=True,
+        blank=True,
+        verbose_name=_("player"),
+    )
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.PROTECT,
+        related_name="adjustments",
+        null=True,
+        blank=True,
+        verbose_name=_("game"),
+    )
+    team = models.CharField(_("team"), max_length=1, choices=Team.choices, blank=True)
+    points = models.IntegerField(_("points"))
+    reason = models.CharField(_("reason"), max_length=300)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("adjustment")
+        verbose_name_plural = _("adjustments")
+        ordering = ["evening", "created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(member__isnull=False) & Q(game__isnull=True) & Q(team=""))
+                | (Q(member__isnull=True) & Q(game__isnull=False) & Q(team__in=["A", "B"])),
+                name="adjustment_for_a_player_or_a_team",
+                violation_error_message=_("An adjustment is for one player or for one team."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(reason=""),
+                name="adjustment_has_reason",
+                violation_error_message=_("Give the reason."),
+            ),
+            models.UniqueConstraint(
+                fields=["round", "member", "kind"],
+                condition=Q(kind__in=["sitout", "absence"]),
+                name="one_sitout_or_absence_score_per_round",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()}: {self.points:+d}"
+
+
+class AuditEntry(models.Model):
+    """Every change to a hand or game: who, when, before, after, why."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("hand entered")
+        EDIT = "edit", _("hand changed")
+        DELETE = "delete", _("hand removed")
+        CONFIRM = "confirm", _("game confirmed")
+        CORRECT = "correct", _("correction")
+        ADJUST = "adjust", _("adjustment")
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="audit", verbose_name=_("game")
+    )
+    hand_number = models.PositiveSmallIntegerField(_("hand"), null=True, blank=True)
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    actor = models.CharField(
+        _("who"), max_length=150, help_text=_("The user, or the name given at the table.")
+    )
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.get_action_display()} · {self.actor}"

@@ -1,0 +1,452 @@
+"""A club's season: competitions of evenings, rounds, tables and their seats.
+
+A competition (a season, or a one-off tournament) has evenings; an evening has
+rounds (rondes); a round seats the present players at tables of four (the draw,
+loting); each table plays one game (a boompje), kept in ``scoring``.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Member, RulesetPreset
+
+
+class Competition(models.Model):
+    class Kind(models.TextChoices):
+        INDIVIDUAL = "individual", _("individual (new partners every round)")
+        PAIRS = "pairs", _("pairs (fixed partners)")
+
+    class Format(models.TextChoices):
+        SEASON = "season", _("season of club evenings")
+        TOURNAMENT = "tournament", _("one-off tournament")
+
+    class RankingBasis(models.TextChoices):
+        TOTAL = "total", _("total points")
+        AVERAGE = "average", _("average per game")
+
+    class OddPlayers(models.TextChoices):
+        SITOUT = "sitout", _("players left over sit out with the sit-out score")
+        SUBSTITUTE = "substitute", _("a table of three plays with a substitute")
+
+    class AbsencePolicy(models.TextChoices):
+        NOTHING = "nothing", _("absent players get no score")
+        LOWEST = "lowest", _("players who called in get the evening's lowest score")
+        FIXED = "fixed", _("players who called in get the absence score")
+
+    class TieBreak(models.TextChoices):
+        MARSEN = "marsen", _("more marsen")
+        FEWER_NAT = "fewer_nat", _("fewer nat")
+        ROEM = "roem", _("more roem")
+        AVERAGE = "average", _("better average")
+        HEAD_TO_HEAD = "head_to_head", _("head-to-head")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=120)
+    format = models.CharField(
+        _("format"), max_length=12, choices=Format.choices, default=Format.SEASON
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.INDIVIDUAL)
+    start_date = models.DateField(_("first day"))
+    end_date = models.DateField(_("last day"))
+    ruleset_preset = models.CharField(
+        _("rule set"), max_length=20, choices=RulesetPreset.choices, default=RulesetPreset.ROTTERDAM
+    )
+    ruleset_overrides = models.JSONField(_("rule set changes"), default=dict, blank=True)
+    hands_per_game = models.PositiveSmallIntegerField(
+        _("hands per game"), default=16, help_text=_("A boompje is 16 hands; some clubs play 12.")
+    )
+    rounds_per_evening = models.PositiveSmallIntegerField(_("rounds per evening"), default=3)
+    odd_players = models.CharField(
+        _("players left over"), max_length=12, choices=OddPlayers.choices, default=OddPlayers.SITOUT
+    )
+    sitout_score = models.PositiveIntegerField(
+        _("sit-out score"),
+        default=1600,
+        help_text=_("Points for a player who sits out a round (uitloter)."),
+    )
+    absence_policy = models.CharField(
+        _("absence"), max_length=10, choices=AbsencePolicy.choices, default=AbsencePolicy.NOTHING
+    )
+    absence_score = models.PositiveIntegerField(
+        _("absence score"), default=0, help_text=_("Per round, with the fixed absence policy.")
+    )
+    ranking_basis = models.CharField(
+        _("ranking by"), max_length=10, choices=RankingBasis.choices, default=RankingBasis.TOTAL
+    )
+    best_of = models.PositiveSmallIntegerField(
+        _("best evenings counted"),
+        null=True,
+        blank=True,
+        help_text=_("Count only a player's best N evenings; empty counts all."),
+    )
+    min_attendance = models.PositiveSmallIntegerField(
+        _("minimum attendance"),
+        default=0,
+        help_text=_("Evenings a player must have played to be ranked."),
+    )
+    tie_breaks = models.JSONField(
+        _("tie-break order"),
+        default=list,
+        blank=True,
+        help_text=_("Applied in this order; players still equal share the rank."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gte=F("start_date")),
+                name="competition_dates_in_order",
+                violation_error_message=_("The last day cannot be before the first day."),
+            ),
+            models.CheckConstraint(
+                condition=Q(hands_per_game__gte=1) & Q(hands_per_game__lte=64),
+                name="competition_hands_per_game_range",
+                violation_error_message=_("A game has between 1 and 64 hands."),
+            ),
+            models.CheckConstraint(
+                condition=Q(rounds_per_evening__gte=1) & Q(rounds_per_evening__lte=12),
+                name="competition_rounds_range",
+                violation_error_message=_("An evening has between 1 and 12 rounds."),
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse(
+            "tournaments:competition-detail", kwargs={"club": self.club.slug, "pk": self.pk}
+        )
+
+    def ruleset(self):
+        """The rule set this competition plays, as a scoring-core value."""
+        from scoring.rules import ruleset_from
+
+        overrides = {**self.ruleset_overrides, "hands_per_game": self.hands_per_game}
+        return ruleset_from(self.ruleset_preset, overrides)
+
+
+class Period(models.Model):
+    """Part of a season with its own standings and prizes (e.g. autumn, spring)."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="periods", verbose_name=_("competition")
+    )
+    name = models.CharField(_("name"), max_length=60)
+    start_date = models.DateField(_("first day"))
+    end_date = models.DateField(_("last day"))
+
+    class Meta:
+        verbose_name = _("period")
+        verbose_name_plural = _("periods")
+        ordering = ["start_date"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gte=F("start_date")),
+                name="period_dates_in_order",
+                violation_error_message=_("The last day cannot be before the first day."),
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Pair(models.Model):
+    """A fixed pair (koppel) of a pairs competition."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="pairs", verbose_name=_("competition")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    first = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
+    second = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", verbose_name=_("partner")
+    )
+
+    class Meta:
+        verbose_name = _("pair")
+        verbose_name_plural = _("pairs")
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="pair_number_unique"),
+            models.UniqueConstraint(fields=["competition", "first"], name="pair_first_once"),
+            models.UniqueConstraint(fields=["competition", "second"], name="pair_second_once"),
+            models.CheckConstraint(
+                condition=~Q(first=F("second")),
+                name="pair_two_players",
+                violation_error_message=_("A pair is two different players."),
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.number}. {self.first} & {self.second}"
+
+
+class EveningQuerySet(models.QuerySet):
+    def counted(self):
+        return self.filter(counts_for_ranking=True)
+
+
+class Evening(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("planned")
+        IN_PLAY = "in_play", _("in play")
+        FINISHED = "finished", _("finished")
+
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.PROTECT,
+        related_name="evenings",
+        verbose_name=_("competition"),
+    )
+    date = models.DateField(_("date"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED
+    )
+    counts_for_ranking = models.BooleanField(
+        _("counts for the ranking"),
+        default=True,
+        help_text=_("Off for an opening or closing night that does not count."),
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = EveningQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+        ordering = ["date", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "date"],
+                name="one_evening_per_day",
+                violation_error_message=_("This competition already has an evening on this day."),
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.competition} · {self.date:%d-%m-%Y}"
+
+    def get_absolute_url(self):
+        return reverse(
+            "tournaments:evening-detail",
+            kwargs={"club": self.competition.club.slug, "pk": self.pk},
+        )
+
+    @property
+    def is_open(self):
+        return self.status != self.Status.FINISHED
+
+
+class Attendance(models.Model):
+    """Who came to an evening (checked in at the door), or called in absent."""
+
+    class Status(models.TextChoices):
+        PRESENT = "present", _("present")
+        LEFT = "left", _("left early")
+        EXCUSED = "excused", _("called in absent")
+
+    evening = models.ForeignKey(
+        Evening, on_delete=models.CASCADE, related_name="attendances", verbose_name=_("evening")
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="attendances", verbose_name=_("player")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PRESENT
+    )
+    checked_in_at = models.DateTimeField(_("checked in"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("attendance")
+        verbose_name_plural = _("attendance")
+        ordering = ["member__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "member"], name="attendance_once_per_evening"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.member} · {self.get_status_display()}"
+
+
+class Round(models.Model):
+    evening = models.ForeignKey(
+        Evening, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("evening")
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    drawn_at = models.DateTimeField(_("drawn"), auto_now_add=True)
+    partner_repeats = models.PositiveSmallIntegerField(
+        _("repeated partners"), default=0, help_text=_("Partners who already sat together.")
+    )
+    opponent_repeats = models.PositiveSmallIntegerField(_("repeated opponents"), default=0)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self):
+        return _("Round %(number)s") % {"number": self.number}
+
+    def get_absolute_url(self):
+        return reverse(
+            "tournaments:round-detail",
+            kwargs={"club": self.evening.competition.club.slug, "pk": self.pk},
+        )
+
+
+def new_table_token():
+    return secrets.token_urlsafe(18)
+
+
+class Table(models.Model):
+    """One table of one round; it plays one game. Its token is the private link."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="tables", verbose_name=_("round")
+    )
+    number = models.PositiveSmallIntegerField(_("table"))
+    token = models.CharField(
+        _("link code"), max_length=40, unique=True, default=new_table_token, editable=False
+    )
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self):
+        return _("Table %(number)s") % {"number": self.number}
+
+
+class Seat(models.Model):
+    """A player's place in a round: at a table (N, E, S, W) or sitting out.
+
+    N and S are team A (wij), E and W team B (zij). A seat without a member is
+    taken by a substitute (invaller), named in ``substitute``. The database
+    holds that a member has one place per round and a table one player per seat.
+    """
+
+    class Position(models.TextChoices):
+        NORTH = "N", _("North")
+        EAST = "E", _("East")
+        SOUTH = "S", _("South")
+        WEST = "W", _("West")
+
+    TEAM_OF = {"N": "A", "S": "A", "E": "B", "W": "B"}
+    ORDER = ["N", "E", "S", "W"]
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("round")
+    )
+    table = models.ForeignKey(
+        Table,
+        on_delete=models.CASCADE,
+        related_name="seats",
+        null=True,
+        blank=True,
+        verbose_name=_("table"),
+    )
+    position = models.CharField(
+        _("seat"), max_length=1, choices=Position.choices, null=True, blank=True
+    )
+    member = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        null=True,
+        blank=True,
+        verbose_name=_("player"),
+    )
+    substitute = models.CharField(_("substitute"), max_length=120, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["round", "table__number", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "member"],
+                condition=Q(member__isnull=False),
+                name="one_place_per_round",
+                violation_error_message=_("This player already has a place in this round."),
+            ),
+            models.UniqueConstraint(
+                fields=["table", "position"],
+                condition=Q(table__isnull=False),
+                name="one_player_per_seat",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(table__isnull=True) & Q(position__isnull=True) & Q(member__isnull=False)
+                )
+                | (Q(table__isnull=False) & Q(position__in=["N", "E", "S", "W"])),
+                name="seat_at_table_or_sitting_out",
+            ),
+            models.CheckConstraint(
+                condition=Q(member__isnull=False) | ~Q(substitute=""),
+                name="seat_has_player_or_substitute",
+            ),
+        ]
+
+    def __str__(self):
+        who = self.member.name if self.member_id else self.substitute
+        return f"{self.position or '-'} {who}"
+
+    @property
+    def is_sitout(self):
+        return self.table_id is None
+
+    @property
+    def team(self):
+        return self.TEAM_OF.get(self.position)
+
+    @property
+    def player_name(self):
+        return self.member.name if self.member_id else self.substitute
+
+
+class EveningLog(models.Model):
+    """What the wedstrijdleider did to an evening: draws, swaps, status changes."""
+
+    evening = models.ForeignKey(
+        Evening, on_delete=models.CASCADE, related_name="log", verbose_name=_("evening")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, verbose_name=_("by")
+    )
+    summary = models.CharField(_("summary"), max_length=300)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("evening log entry")
+        verbose_name_plural = _("evening log")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return self.summary

@@ -1,3 +1,43 @@
+from django.urls import path
+
+from . import views
+
 app_name = "tournaments"
 
-urlpatterns: list = []
+urlpatterns = [
+    path(
+        "clubs/<slug:club>/competitions/new/",
+        views.competition_create,
+        name="competition-create",
+    ),
+    path(
+        "clubs/<slug:club>/competitions/<int:pk>/",
+        views.competition_detail,
+        name="competition-detail",
+    ),
+    path(
+        "clubs/<slug:club>/competitions/<int:pk>/edit/",
+        views.competition_edit,
+        name="competition-edit",
+    ),
+    path(
+        "clubs/<slug:club>/competitions/<int:pk>/evenings/new/",
+        views.evening_create,
+        name="evening-create",
+    ),
+    path("clubs/<slug:club>/evenings/<int:pk>/", views.evening_detail, name="evening-detail"),
+    path(
+        "clubs/<slug:club>/evenings/<int:pk>/attendance/",
+        views.evening_attendance,
+        name="evening-attendance",
+    ),
+    path(
+        "clubs/<slug:club>/evenings/<int:pk>/status/",
+        views.evening_status,
+        name="evening-status",
+    ),
+    path("clubs/<slug:club>/evenings/<int:pk>/draw/", views.round_draw, name="round-draw"),
+    path("clubs/<slug:club>/rounds/<int:pk>/", views.round_detail, name="round-detail"),
+    path("clubs/<slug:club>/rounds/<int:pk>/swap/", views.seat_swap, name="seat-swap"),
+    path("clubs/<slug:club>/rounds/<int:pk>/delete/", views.round_delete, name="round-delete"),
+]

@@ -1,0 +1,44 @@
+"""The rules core's objections in the scorer's language.
+
+``scoring.rules`` raises ``InvalidHand`` with a machine-readable ``code``,
+the ``field`` it concerns and ``params``; here each code gets a translated
+sentence, and the field is mapped to the form's field names.
+"""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+MESSAGES = {
+    "points_sum": _("The card points of both teams must add up to 162."),
+    "points_negative": _("Card points cannot be negative."),
+    "points_range": _("Card points are between 0 and 162."),
+    "not_integer": _("Enter a whole number."),
+    "roem_negative": _("Roem cannot be negative."),
+    "roem_impossible": _("No hand can give this roem: roem is made of 20, 50, 100 and 200."),
+    "roem_too_high": _("That is more roem than one hand can hold."),
+    "pit_without_all_points": _("Pit (mars) needs all 162 card points for that team."),
+    "roem_without_tricks": _("A team that took no trick has no roem."),
+    "unknown_team": _("Choose the team that played (wij or zij)."),
+}
+
+# The core's field names -> the form's.
+FIELDS = {"playing": "playing", "points": "points_a", "roem": "roem_a", "pit": "pit"}
+
+
+def hand_error(exc):
+    """A ValidationError for the form field the core's InvalidHand names."""
+    message = MESSAGES.get(getattr(exc, "code", None))
+    if message is None:
+        message = str(exc)
+    field = FIELDS.get(getattr(exc, "field", None))
+    if field == "roem_a" and _team_of(exc) == "B":
+        field = "roem_b"
+    if field is None:
+        return ValidationError(message, code=getattr(exc, "code", "invalid"))
+    return ValidationError({field: ValidationError(message, code=getattr(exc, "code", "invalid"))})
+
+
+def _team_of(exc):
+    params = getattr(exc, "params", None) or {}
+    team = params.get("team")
+    return str(team) if team is not None else None

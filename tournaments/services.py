@@ -1,0 +1,424 @@
+"""Every way competitions, evenings and rounds change.
+
+Keyword-only, one transaction each, permission checked in the service itself.
+A wedstrijdleider's mistake raises a translated ``ValidationError`` and
+changes nothing.
+"""
+
+import random
+from collections import Counter
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubs.models import Member
+from clubs.permissions import Role, require_role
+from scoring.models import Adjustment, Game, Hand
+
+from . import draw
+from .models import Attendance, Competition, Evening, EveningLog, Round, Seat, Table
+
+RULE_FIELDS = ("ruleset_preset", "ruleset_overrides", "hands_per_game")
+COMPETITION_FIELDS = (
+    "name",
+    "format",
+    "kind",
+    "start_date",
+    "end_date",
+    *RULE_FIELDS,
+    "rounds_per_evening",
+    "odd_players",
+    "sitout_score",
+    "absence_policy",
+    "absence_score",
+    "ranking_basis",
+    "best_of",
+    "min_attendance",
+    "tie_breaks",
+)
+
+
+def _clean_save(obj):
+    obj.full_clean()
+    obj.save()
+    return obj
+
+
+def _check_ruleset(competition):
+    from scoring.rules import InvalidRuleset
+
+    try:
+        competition.ruleset()
+    except InvalidRuleset as exc:
+        raise ValidationError({"ruleset_overrides": str(exc)}) from exc
+
+
+def _check_tie_breaks(value):
+    known = set(Competition.TieBreak.values)
+    if not isinstance(value, list) or any(item not in known for item in value):
+        raise ValidationError({"tie_breaks": _("Unknown tie-break.")})
+    if len(set(value)) != len(value):
+        raise ValidationError({"tie_breaks": _("Each tie-break once.")})
+
+
+@transaction.atomic
+def competition_create(*, club, by, **fields) -> Competition:
+    require_role(by, club, Role.DIRECTOR)
+    unknown = set(fields) - set(COMPETITION_FIELDS)
+    if unknown:
+        raise ValueError(f"competition_create does not take {sorted(unknown)}")
+    fields.setdefault("ruleset_preset", club.ruleset_preset)
+    fields.setdefault("ruleset_overrides", dict(club.ruleset_overrides))
+    competition = Competition(club=club, **fields)
+    _check_tie_breaks(competition.tie_breaks)
+    _check_ruleset(competition)
+    return _clean_save(competition)
+
+
+def competition_has_play(competition):
+    return Hand.objects.filter(game__table__round__evening__competition=competition).exists()
+
+
+@transaction.atomic
+def competition_update(*, competition: Competition, by, **fields) -> Competition:
+    """Change a competition's settings; its rule set is fixed once a hand is played."""
+    require_role(by, competition.club, Role.DIRECTOR)
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    unknown = set(fields) - set(COMPETITION_FIELDS)
+    if unknown:
+        raise ValueError(f"competition_update does not take {sorted(unknown)}")
+    changes_rules = any(
+        name in fields and fields[name] != getattr(competition, name) for name in RULE_FIELDS
+    )
+    if changes_rules and competition_has_play(competition):
+        raise ValidationError(
+            {
+                "ruleset_preset": _(
+                    "The rule set is fixed once the first hand is played; "
+                    "start a new competition to play by other rules."
+                )
+            }
+        )
+    for name, value in fields.items():
+        setattr(competition, name, value)
+    _check_tie_breaks(competition.tie_breaks)
+    _check_ruleset(competition)
+    return _clean_save(competition)
+
+
+@transaction.atomic
+def evening_create(*, competition: Competition, date, by, counts_for_ranking=True, note=""):
+    require_role(by, competition.club, Role.DIRECTOR)
+    if not competition.start_date <= date <= competition.end_date:
+        raise ValidationError({"date": _("The date is outside the competition's season.")})
+    evening = Evening(
+        competition=competition, date=date, counts_for_ranking=counts_for_ranking, note=note
+    )
+    return _clean_save(evening)
+
+
+@transaction.atomic
+def evening_set_status(*, evening: Evening, status: str, by) -> Evening:
+    require_role(by, evening.competition.club, Role.DIRECTOR)
+    if status not in Evening.Status.values:
+        raise ValidationError(_("Unknown status."))
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    if status == Evening.Status.FINISHED:
+        open_games = Game.objects.filter(table__round__evening=evening).exclude(
+            status=Game.Status.CONFIRMED
+        )
+        if open_games.exists():
+            raise ValidationError(
+                _("%(count)s table(s) have not confirmed their game yet.")
+                % {"count": open_games.count()}
+            )
+    evening.status = status
+    evening.save(update_fields=["status"])
+    EveningLog.objects.create(
+        evening=evening,
+        user=by,
+        summary=_("Status: %(status)s") % {"status": evening.get_status_display()},
+    )
+    return evening
+
+
+def _check_evening_open(evening):
+    if evening.status == Evening.Status.FINISHED:
+        raise ValidationError(_("This evening is closed."))
+
+
+@transaction.atomic
+def attendance_set(*, evening: Evening, member: Member, status: str | None, by):
+    """Check a player in (present), mark them left or called in, or undo (None)."""
+    require_role(by, evening.competition.club, Role.DIRECTOR)
+    _check_evening_open(evening)
+    if member.club_id != evening.competition.club_id:
+        raise ValidationError(_("This player is not of this club."))
+    if status is None:
+        Attendance.objects.filter(evening=evening, member=member).delete()
+        return None
+    if status not in Attendance.Status.values:
+        raise ValidationError(_("Unknown attendance status."))
+    attendance, _created = Attendance.objects.update_or_create(
+        evening=evening, member=member, defaults={"status": status}
+    )
+    return attendance
+
+
+@transaction.atomic
+def guest_check_in(*, evening: Evening, name: str, by) -> Attendance:
+    """Add a guest (a new guest record of the club) and check them in."""
+    require_role(by, evening.competition.club, Role.DIRECTOR)
+    _check_evening_open(evening)
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": _("A guest needs a name.")})
+    member = Member(club=evening.competition.club, name=name, is_guest=True)
+    _clean_save(member)
+    return Attendance.objects.create(evening=evening, member=member)
+
+
+def _seat_history(competition, evening):
+    """The draw's memory: who sat with whom this evening and this season."""
+    seats = (
+        Seat.objects.filter(round__evening__competition=competition)
+        .values_list("round__evening_id", "round_id", "table_id", "position", "member_id")
+        .order_by("round_id", "table_id")
+    )
+    tables = {}
+    sitouts_evening, sitouts_season = Counter(), Counter()
+    for evening_id, _round_id, table_id, position, member_id in seats:
+        if member_id is None:
+            continue
+        if table_id is None:
+            sitouts_season[member_id] += 1
+            if evening_id == evening.pk:
+                sitouts_evening[member_id] += 1
+            continue
+        tables.setdefault((evening_id, table_id), {})[position] = member_id
+    partners, opponents, season_partners = Counter(), Counter(), Counter()
+    for (evening_id, _table), by_seat in tables.items():
+        teams = [
+            [by_seat.get("N"), by_seat.get("S")],
+            [by_seat.get("E"), by_seat.get("W")],
+        ]
+        for team in teams:
+            if None not in team:
+                key = frozenset(team)
+                season_partners[key] += 1
+                if evening_id == evening.pk:
+                    partners[key] += 1
+        if evening_id == evening.pk:
+            for a in teams[0]:
+                for b in teams[1]:
+                    if a is not None and b is not None:
+                        opponents[frozenset((a, b))] += 1
+    return draw.DrawHistory(
+        partners=partners,
+        opponents=opponents,
+        season_partners=season_partners,
+        sitouts_evening=sitouts_evening,
+        sitouts_season=sitouts_season,
+    )
+
+
+@transaction.atomic
+def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
+    """Draw the next round of an evening: tables, seats, games and sit-out scores."""
+    competition = evening.competition
+    require_role(by, competition.club, Role.DIRECTOR)
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    _check_evening_open(evening)
+    number = evening.rounds.count() + 1
+    if number > competition.rounds_per_evening:
+        raise ValidationError(
+            _("This evening has all its %(count)s rounds already.")
+            % {"count": competition.rounds_per_evening}
+        )
+    present = list(
+        evening.attendances.filter(status=Attendance.Status.PRESENT)
+        .order_by("member_id")
+        .values_list("member_id", flat=True)
+    )
+    rng = random.Random(seed)
+    odd_mode = odd_mode or competition.odd_players
+    try:
+        if competition.kind == Competition.Kind.PAIRS:
+            result = _pairs_round(competition, present, number)
+        else:
+            history = _seat_history(competition, evening)
+            result = draw.individual_draw(present, history=history, rng=rng, odd_mode=odd_mode)
+    except draw.DrawError as exc:
+        raise ValidationError(_draw_message(exc, len(present))) from exc
+    round_ = Round.objects.create(evening=evening, number=number)
+    _store_draw(round_, result, competition, by)
+    _measure(round_, evening)
+    if evening.status == Evening.Status.PLANNED:
+        evening.status = Evening.Status.IN_PLAY
+        evening.save(update_fields=["status"])
+    EveningLog.objects.create(
+        evening=evening,
+        user=by,
+        summary=_("Round %(number)s drawn: %(tables)s tables, %(sitouts)s sitting out")
+        % {"number": number, "tables": len(result.tables), "sitouts": len(result.sitouts)},
+    )
+    return round_
+
+
+def _draw_message(exc, present):
+    if getattr(exc, "code", "") == "too_few_players":
+        return _("At least 4 present players are needed for a round; %(count)s are present.") % {
+            "count": present
+        }
+    return _("The draw is not possible: %(reason)s") % {"reason": exc}
+
+
+def _pairs_round(competition, present, number):
+    """A pair with a player missing keeps its place in the schedule as an empty slot."""
+    here = set(present)
+    pairs = [
+        (pair.first_id, pair.second_id)
+        if pair.first_id in here and pair.second_id in here
+        else None
+        for pair in competition.pairs.order_by("number")
+    ]
+    return draw.pairs_draw(pairs, round_number=number)
+
+
+def _store_draw(round_, result, competition, by):
+    ruleset = competition.ruleset().to_dict()
+    seats, games, adjustments = [], [], []
+    for table_draw in result.tables:
+        table = Table.objects.create(round=round_, number=table_draw.number)
+        games.append(Game(table=table, ruleset=ruleset))
+        for position, member_id in zip(Seat.ORDER, table_draw.seats, strict=True):
+            seats.append(
+                Seat(
+                    round=round_,
+                    table=table,
+                    position=position,
+                    member_id=member_id,
+                    substitute="" if member_id is not None else _("substitute"),
+                )
+            )
+    for member_id in result.sitouts:
+        seats.append(Seat(round=round_, member_id=member_id))
+        adjustments.append(_sitout_adjustment(round_, member_id, competition, by))
+    Seat.objects.bulk_create(seats)
+    Game.objects.bulk_create(games)
+    Adjustment.objects.bulk_create(adjustments)
+
+
+def _sitout_adjustment(round_, member_id, competition, by):
+    return Adjustment(
+        evening=round_.evening,
+        round=round_,
+        kind=Adjustment.Kind.SITOUT,
+        member_id=member_id,
+        points=competition.sitout_score,
+        reason=_("Sat out round %(number)s") % {"number": round_.number},
+        created_by=by,
+    )
+
+
+def _measure(round_, evening):
+    """Store how many partner and opponent meetings of this round are repeats."""
+    counts = draw.repeat_counts(_round_draws(evening))
+    earlier = draw.repeat_counts(_round_draws(evening, before=round_.number))
+    round_.partner_repeats = counts.partner_repeats - earlier.partner_repeats
+    round_.opponent_repeats = counts.opponent_repeats - earlier.opponent_repeats
+    round_.save(update_fields=["partner_repeats", "opponent_repeats"])
+
+
+def _round_draws(evening, before=None):
+    """The evening's rounds as the draw module's values, for measuring repeats."""
+    seats = Seat.objects.filter(round__evening=evening, table__isnull=False)
+    if before is not None:
+        seats = seats.filter(round__number__lt=before)
+    by_round = {}
+    for round_id, number, position, member_id in seats.values_list(
+        "round_id", "table__number", "position", "member_id"
+    ):
+        by_round.setdefault(round_id, {}).setdefault(number, {})[position] = member_id
+    rounds = []
+    for _round_id, tables in sorted(by_round.items()):
+        rounds.append(
+            draw.RoundDraw(
+                tables=tuple(
+                    draw.TableDraw(number=n, seats=tuple(seats.get(p) for p in Seat.ORDER))
+                    for n, seats in sorted(tables.items())
+                ),
+                sitouts=(),
+            )
+        )
+    return rounds
+
+
+def _check_round_untouched(round_):
+    if Hand.objects.filter(game__table__round=round_).exists():
+        raise ValidationError(
+            _("Scores have been entered in this round; its tables are fixed now.")
+        )
+
+
+@transaction.atomic
+def seat_swap(*, round_: Round, first: Seat, second: Seat, by) -> None:
+    """Swap two players (or a player and a sit-out) before the round's first hand."""
+    require_role(by, round_.evening.competition.club, Role.DIRECTOR)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _check_evening_open(round_.evening)
+    _check_round_untouched(round_)
+    if first.round_id != round_.pk or second.round_id != round_.pk:
+        raise ValidationError(_("Both places must be of this round."))
+    if first.pk == second.pk:
+        raise ValidationError(_("Choose two different places."))
+    first = Seat.objects.get(pk=first.pk)
+    second = Seat.objects.get(pk=second.pk)
+    a = (first.member_id, first.substitute)
+    b = (second.member_id, second.substitute)
+    if (first.is_sitout and b[0] is None) or (second.is_sitout and a[0] is None):
+        raise ValidationError(_("A substitute cannot sit out."))
+    Seat.objects.filter(pk__in=[first.pk, second.pk]).delete()
+    first.pk = second.pk = None
+    first.member_id, first.substitute = b
+    second.member_id, second.substitute = a
+    Seat.objects.bulk_create([first, second])
+    # Sit-out scores follow the player who now sits out.
+    sitouts = Adjustment.objects.filter(round=round_, kind=Adjustment.Kind.SITOUT)
+    now_out = {s.member_id for s in (first, second) if s.is_sitout}
+    was_out = {m for m in (a[0], b[0]) if m is not None} - now_out
+    sitouts.filter(member_id__in=was_out).delete()
+    competition = round_.evening.competition
+    for member_id in now_out:
+        if not sitouts.filter(member_id=member_id).exists():
+            _sitout_adjustment(round_, member_id, competition, by).save()
+    _measure(round_, round_.evening)
+    names = [s.player_name for s in (first, second)]
+    EveningLog.objects.create(
+        evening=round_.evening,
+        user=by,
+        summary=_("Round %(number)s: %(a)s and %(b)s swapped")
+        % {"number": round_.number, "a": names[1], "b": names[0]},
+    )
+
+
+@transaction.atomic
+def round_delete(*, round_: Round, by) -> None:
+    """Take back the last draw of an evening while no hand of it is entered."""
+    require_role(by, round_.evening.competition.club, Role.DIRECTOR)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _check_evening_open(round_.evening)
+    _check_round_untouched(round_)
+    if round_.evening.rounds.filter(number__gt=round_.number).exists():
+        raise ValidationError(_("Only the last round can be taken back."))
+    Adjustment.objects.filter(round=round_).delete()
+    Game.objects.filter(table__round=round_).delete()
+    round_.seats.all().delete()
+    round_.tables.all().delete()
+    evening = round_.evening
+    number = round_.number
+    round_.delete()
+    EveningLog.objects.create(
+        evening=evening, user=by, summary=_("Round %(number)s taken back") % {"number": number}
+    )

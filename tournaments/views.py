@@ -1,0 +1,233 @@
+"""Competition, evening and round pages: parse, call one service or selector, render."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.models import Member
+from clubs.permissions import Role, club_required, has_role
+from clubs.views import apply_validation_error
+
+from . import selectors, services
+from .forms import CompetitionForm, EveningForm, GuestForm
+from .models import Attendance, Competition, Evening, Round, Seat
+
+
+def _competition(club, pk):
+    return get_object_or_404(Competition, club=club, pk=pk)
+
+
+def _evening(club, pk):
+    return get_object_or_404(
+        Evening.objects.select_related("competition"), competition__club=club, pk=pk
+    )
+
+
+def _round(club, pk):
+    return get_object_or_404(
+        Round.objects.select_related("evening__competition"),
+        evening__competition__club=club,
+        pk=pk,
+    )
+
+
+def _error_messages(request, exc):
+    for message in exc.messages:
+        messages.error(request, message)
+
+
+@club_required(Role.DIRECTOR)
+def competition_create(request, club):
+    initial = {"ruleset_preset": club.ruleset_preset}
+    form = CompetitionForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            competition = services.competition_create(
+                club=club, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Competition created."))
+            return redirect(competition)
+    return render(request, "tournaments/competition_form.html", {"club": club, "form": form})
+
+
+@club_required(Role.DIRECTOR)
+def competition_edit(request, club, pk):
+    competition = _competition(club, pk)
+    form = CompetitionForm(request.POST or None, instance=competition)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.competition_update(
+                competition=competition, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Competition saved."))
+            return redirect(competition)
+    context = {"club": club, "form": form, "competition": competition}
+    return render(request, "tournaments/competition_form.html", context)
+
+
+@club_required()
+def competition_detail(request, club, pk):
+    competition = _competition(club, pk)
+    context = {
+        "club": club,
+        "competition": competition,
+        "evenings": selectors.competition_evenings(competition=competition),
+        "can_manage": has_role(request.user, club, Role.DIRECTOR),
+    }
+    return render(request, "tournaments/competition_detail.html", context)
+
+
+@club_required(Role.DIRECTOR)
+def evening_create(request, club, pk):
+    competition = _competition(club, pk)
+    form = EveningForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            evening = services.evening_create(
+                competition=competition, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Evening added."))
+            return redirect(evening)
+    context = {"club": club, "competition": competition, "form": form}
+    return render(request, "tournaments/evening_form.html", context)
+
+
+@club_required()
+def evening_detail(request, club, pk):
+    evening = _evening(club, pk)
+    can_manage = has_role(request.user, club, Role.DIRECTOR)
+    present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
+    context = {
+        "club": club,
+        "evening": evening,
+        "competition": evening.competition,
+        "rounds": selectors.evening_rounds(evening=evening),
+        "present": present,
+        "can_manage": can_manage,
+        "can_score": has_role(request.user, club, Role.SCORER),
+        "statuses": Evening.Status,
+    }
+    return render(request, "tournaments/evening_detail.html", context)
+
+
+@club_required(Role.DIRECTOR)
+def evening_attendance(request, club, pk):
+    evening = _evening(club, pk)
+    if request.method == "POST":
+        if "guest" in request.POST:
+            form = GuestForm(request.POST)
+            if form.is_valid():
+                try:
+                    services.guest_check_in(
+                        evening=evening, name=form.cleaned_data["name"], by=request.user
+                    )
+                except ValidationError as exc:
+                    _error_messages(request, exc)
+            else:
+                _error_messages(request, ValidationError(form.errors["name"]))
+        else:
+            member = get_object_or_404(Member, club=club, pk=request.POST.get("member") or 0)
+            status = request.POST.get("status") or None
+            try:
+                services.attendance_set(
+                    evening=evening, member=member, status=status, by=request.user
+                )
+            except ValidationError as exc:
+                _error_messages(request, exc)
+        return redirect(f"{request.path}#m{request.POST.get('member', '')}")
+    rows = selectors.evening_attendance(evening=evening)
+    context = {
+        "club": club,
+        "evening": evening,
+        "rows": rows,
+        "present": sum(1 for _m, status in rows if status == Attendance.Status.PRESENT),
+        "guest_form": GuestForm(),
+        "Status": Attendance.Status,
+    }
+    return render(request, "tournaments/evening_attendance.html", context)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def evening_status(request, club, pk):
+    evening = _evening(club, pk)
+    try:
+        services.evening_set_status(
+            evening=evening, status=request.POST.get("status", ""), by=request.user
+        )
+    except ValidationError as exc:
+        _error_messages(request, exc)
+    return redirect(evening)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def round_draw(request, club, pk):
+    evening = _evening(club, pk)
+    odd_mode = request.POST.get("odd_mode")
+    if odd_mode not in Competition.OddPlayers.values:
+        odd_mode = None
+    try:
+        round_ = services.round_draw(evening=evening, by=request.user, odd_mode=odd_mode)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+        return redirect(evening)
+    messages.success(request, _("Round %(number)s is drawn.") % {"number": round_.number})
+    return redirect(round_)
+
+
+@club_required()
+def round_detail(request, club, pk):
+    round_ = _round(club, pk)
+    plan, sitouts = selectors.round_plan(round_=round_)
+    context = {
+        "club": club,
+        "round": round_,
+        "evening": round_.evening,
+        "plan": plan,
+        "sitouts": sitouts,
+        "can_manage": has_role(request.user, club, Role.DIRECTOR),
+        "can_score": has_role(request.user, club, Role.SCORER),
+        "wall": request.GET.get("wall") == "1",
+    }
+    return render(request, "tournaments/round_detail.html", context)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def seat_swap(request, club, pk):
+    round_ = _round(club, pk)
+    first = get_object_or_404(Seat, round=round_, pk=request.POST.get("first") or 0)
+    second = get_object_or_404(Seat, round=round_, pk=request.POST.get("second") or 0)
+    try:
+        services.seat_swap(round_=round_, first=first, second=second, by=request.user)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("Swapped."))
+    return redirect(round_)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def round_delete(request, club, pk):
+    round_ = _round(club, pk)
+    evening = round_.evening
+    try:
+        services.round_delete(round_=round_, by=request.user)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+        return redirect(round_)
+    messages.success(request, _("The round is taken back."))
+    return redirect(evening)
