@@ -10,3 +10,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+# A real SQLite file (in WAL mode), not :memory:, so live-server and
+# concurrency tests see what a club laptop sees.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test.sqlite3")}  # noqa: F405

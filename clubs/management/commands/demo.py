@@ -1,7 +1,7 @@
 """Load a demo club so a fresh `make run` shows a site in use. Idempotent.
 
-It creates (once) a demo login, a club with members and roles; later parts of
-the site add a season with played evenings to it.
+It creates (once) a demo login, a club with members and roles, and a season
+with played evenings (``tournaments.demo``) and an evening to run tonight.
 """
 
 from django.contrib.auth import get_user_model
@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from clubs.models import Club, ClubRole, Member
+from tournaments.demo import demo_season
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "klaverjas"
@@ -46,8 +47,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             user = self.demo_user()
             club = self.demo_club(user)
-            for extension in DEMO_EXTENSIONS:
-                extension(club=club, user=user, stdout=self.stdout)
+            demo_season(club=club, user=user, stdout=self.stdout)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo club '{club.name}' ready. Log in at http://127.0.0.1:8000/accounts/login/ "
@@ -83,8 +83,3 @@ class Command(BaseCommand):
             )
         Member.objects.get_or_create(club=club, name="Gast Willems", defaults={"is_guest": True})
         return club
-
-
-# Later parts of the site append functions (club, user, stdout) that add their
-# demo data, each idempotent on its own.
-DEMO_EXTENSIONS: list = []

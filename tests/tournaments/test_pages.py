@@ -1,0 +1,177 @@
+"""Running a season from the club's pages, without the admin site."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from tests import factories
+from tournaments import services
+from tournaments.models import Attendance, Competition, Evening, Round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director(club):
+    return factories.role(club, "director")
+
+
+@pytest.fixture
+def logged_in(client, director):
+    client.force_login(director)
+    return client
+
+
+def url(name, club, **kwargs):
+    return reverse(f"tournaments:{name}", kwargs={"club": club.slug, **kwargs})
+
+
+def test_create_a_season_and_an_evening_from_the_club_page(logged_in, club):
+    page = logged_in.get(club.get_absolute_url())
+    assert url("competition-create", club) in page.text
+    response = logged_in.post(
+        url("competition-create", club),
+        {
+            "name": "Wintercompetitie",
+            "format": "season",
+            "kind": "individual",
+            "start_date": "2026-09-01",
+            "end_date": "2027-05-31",
+            "ruleset_preset": "rotterdam",
+            "hands_per_game": 16,
+            "rounds_per_evening": 3,
+            "odd_players": "sitout",
+            "sitout_score": 1600,
+            "absence_policy": "nothing",
+            "absence_score": 0,
+            "ranking_basis": "total",
+            "min_attendance": 0,
+            "tie_breaks": ["fewer_nat", "marsen"],
+        },
+    )
+    competition = Competition.objects.get(name="Wintercompetitie")
+    assert response.status_code == 302
+    assert competition.tie_breaks == ["marsen", "fewer_nat"]
+    response = logged_in.post(
+        url("evening-create", club, pk=competition.pk),
+        {"date": "2026-10-06", "counts_for_ranking": "on"},
+    )
+    evening = Evening.objects.get(competition=competition)
+    assert response["Location"] == evening.get_absolute_url()
+
+
+def test_bad_dates_show_a_message_and_save_nothing(logged_in, club):
+    response = logged_in.post(
+        url("competition-create", club),
+        {"name": "Verkeerd", "start_date": "2027-05-31", "end_date": "2026-09-01"},
+    )
+    assert response.status_code == 200
+    assert not Competition.objects.exists()
+
+
+def test_check_in_is_one_tap_per_player(logged_in, club):
+    season = factories.competition(club)
+    evening = factories.evening(season)
+    member = factories.member(club, "Truus d'Oliveira <Tante>")
+    page = logged_in.get(url("evening-attendance", club, pk=evening.pk))
+    assert "Truus d&#x27;Oliveira &lt;Tante&gt;" in page.text
+    logged_in.post(
+        url("evening-attendance", club, pk=evening.pk),
+        {"member": member.pk, "status": "present"},
+    )
+    assert Attendance.objects.get(evening=evening, member=member).status == "present"
+    logged_in.post(
+        url("evening-attendance", club, pk=evening.pk), {"member": member.pk, "status": ""}
+    )
+    assert not Attendance.objects.filter(evening=evening, member=member).exists()
+
+
+def test_draw_from_the_evening_page_and_show_the_table_plan(logged_in, club):
+    season = factories.competition(club)
+    evening = factories.evening(season, present=factories.members(club, 13))
+    response = logged_in.post(url("round-draw", club, pk=evening.pk))
+    round_ = Round.objects.get(evening=evening)
+    assert response["Location"] == round_.get_absolute_url()
+    page = logged_in.get(round_.get_absolute_url())
+    for seat in round_.seats.select_related("member"):
+        assert seat.member.name in page.text
+
+
+def test_draw_with_too_few_players_shows_a_message(logged_in, club):
+    season = factories.competition(club)
+    evening = factories.evening(season, present=factories.members(club, 3))
+    response = logged_in.post(url("round-draw", club, pk=evening.pk), follow=True)
+    assert response.status_code == 200
+    assert "4" in response.text
+    assert not Round.objects.exists()
+
+
+def test_swap_through_the_round_page(logged_in, club, director):
+    season = factories.competition(club)
+    evening = factories.evening(season, present=factories.members(club, 8))
+    round_ = services.round_draw(evening=evening, by=director, seed=2)
+    a, b = round_.seats.order_by("pk")[:2]
+    logged_in.post(url("seat-swap", club, pk=round_.pk), {"first": a.pk, "second": b.pk})
+    assert round_.seats.get(table=a.table, position=a.position).member_id == b.member_id
+
+
+def test_round_page_query_count_does_not_grow_with_tables(
+    client, club, director, django_assert_max_num_queries
+):
+    season = factories.competition(club)
+    small = factories.evening(season, present=factories.members(club, 8))
+    large = factories.evening(season, present=factories.members(club, 40))
+    rounds = [services.round_draw(evening=e, by=director) for e in (small, large)]
+    client.force_login(director)
+    with django_assert_max_num_queries(12) as small_queries:
+        client.get(rounds[0].get_absolute_url())
+    with django_assert_max_num_queries(12) as large_queries:
+        client.get(rounds[1].get_absolute_url())
+    assert len(large_queries) == len(small_queries)
+
+
+def test_competition_page_lists_evenings_with_constant_queries(
+    client, club, django_assert_max_num_queries
+):
+    season = factories.competition(club)
+    for n in range(6):
+        factories.evening(season, datetime.date(2026, 10, 1) + datetime.timedelta(weeks=n))
+    with django_assert_max_num_queries(6):
+        response = client.get(season.get_absolute_url())
+    assert response.text.count("/evenings/") == 6
+
+
+PAGES = [
+    "competition-detail",
+    "evening-detail",
+    "round-detail",
+    "competition-edit",
+    "evening-attendance",
+]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_another_clubs_objects_answer_404(client, club, other_club, director, page):
+    theirs = factories.competition(other_club)
+    evening = factories.evening(theirs, present=factories.members(other_club, 4))
+    their_director = factories.role(other_club, "director")
+    round_ = services.round_draw(evening=evening, by=their_director)
+    pk = {
+        "competition-detail": theirs.pk,
+        "competition-edit": theirs.pk,
+        "evening-detail": evening.pk,
+        "evening-attendance": evening.pk,
+        "round-detail": round_.pk,
+    }[page]
+    client.force_login(director)
+    # Their object under our club's address: 404, whatever our role.
+    assert client.get(url(page, club, pk=pk)).status_code == 404
+
+
+def test_scorer_cannot_draw(client, club):
+    season = factories.competition(club)
+    evening = factories.evening(season, present=factories.members(club, 8))
+    client.force_login(factories.role(club, "scorer"))
+    assert client.post(url("round-draw", club, pk=evening.pk)).status_code == 403
+    assert not Round.objects.exists()
