@@ -58,3 +58,20 @@ class GuestForm(forms.Form):
 class SwapForm(forms.Form):
     first = forms.IntegerField(widget=forms.HiddenInput)
     second = forms.IntegerField(label=_("Swap with"))
+
+
+class PairForm(forms.Form):
+    first = forms.ModelChoiceField(label=_("Player"), queryset=None)
+    second = forms.ModelChoiceField(label=_("Partner"), queryset=None)
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = club.members.filter(is_active=True).order_by("name")
+        self.fields["first"].queryset = members
+        self.fields["second"].queryset = members
+
+
+class PeriodForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=60)
+    start_date = forms.DateField(label=_("First day"), widget=DateInput)
+    end_date = forms.DateField(label=_("Last day"), widget=DateInput)

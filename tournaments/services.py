@@ -10,6 +10,7 @@ from collections import Counter
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
 from clubs.models import Member
@@ -17,7 +18,17 @@ from clubs.permissions import Role, require_role
 from scoring.models import Adjustment, Game, Hand
 
 from . import draw
-from .models import Attendance, Competition, Evening, EveningLog, Round, Seat, Table
+from .models import (
+    Attendance,
+    Competition,
+    Evening,
+    EveningLog,
+    Pair,
+    Period,
+    Round,
+    Seat,
+    Table,
+)
 
 RULE_FIELDS = ("ruleset_preset", "ruleset_overrides", "hands_per_game")
 COMPETITION_FIELDS = (
@@ -422,3 +433,57 @@ def round_delete(*, round_: Round, by) -> None:
     EveningLog.objects.create(
         evening=evening, user=by, summary=_("Round %(number)s taken back") % {"number": number}
     )
+
+
+@transaction.atomic
+def pair_add(*, competition: Competition, first: Member, second: Member, by) -> Pair:
+    """Add a fixed pair (koppel) to a pairs competition, numbered after the others."""
+    require_role(by, competition.club, Role.DIRECTOR)
+    if competition.kind != Competition.Kind.PAIRS:
+        raise ValidationError(_("Only a pairs competition has fixed pairs."))
+    for member in (first, second):
+        if member.club_id != competition.club_id:
+            raise ValidationError(_("This player is not of this club."))
+    if first.pk == second.pk:
+        raise ValidationError(_("A pair is two different players."))
+    if competition.pairs.filter(_in_pair(first) | _in_pair(second)).exists():
+        raise ValidationError(_("A player can be in one pair of a competition only."))
+    number = (competition.pairs.aggregate(n=Max("number"))["n"] or 0) + 1
+    return _clean_save(Pair(competition=competition, number=number, first=first, second=second))
+
+
+def _in_pair(member):
+    return Q(first=member) | Q(second=member)
+
+
+@transaction.atomic
+def pair_remove(*, pair, by) -> None:
+    require_role(by, pair.competition.club, Role.DIRECTOR)
+    if Seat.objects.filter(
+        round__evening__competition=pair.competition, member__in=[pair.first, pair.second]
+    ).exists():
+        raise ValidationError(_("This pair has played; it stays in the competition."))
+    pair.delete()
+
+
+@transaction.atomic
+def period_add(*, competition: Competition, name, start_date, end_date, by) -> Period:
+    require_role(by, competition.club, Role.DIRECTOR)
+    period = Period(competition=competition, name=name, start_date=start_date, end_date=end_date)
+    period.full_clean()
+    if not (
+        competition.start_date <= start_date <= competition.end_date
+        and competition.start_date <= end_date <= competition.end_date
+    ):
+        raise ValidationError(_("A period lies within the competition's season."))
+    overlapping = competition.periods.filter(start_date__lte=end_date, end_date__gte=start_date)
+    if overlapping.exists():
+        raise ValidationError(_("Periods may not overlap."))
+    period.save()
+    return period
+
+
+@transaction.atomic
+def period_remove(*, period, by) -> None:
+    require_role(by, period.competition.club, Role.DIRECTOR)
+    period.delete()

@@ -25,6 +25,26 @@ urlpatterns = [
         views.evening_create,
         name="evening-create",
     ),
+    path(
+        "clubs/<slug:club>/competitions/<int:pk>/pairs/",
+        views.pair_add,
+        name="pair-add",
+    ),
+    path(
+        "clubs/<slug:club>/competitions/<int:pk>/pairs/<int:pair>/remove/",
+        views.pair_remove,
+        name="pair-remove",
+    ),
+    path(
+        "clubs/<slug:club>/competitions/<int:pk>/periods/",
+        views.period_add,
+        name="period-add",
+    ),
+    path(
+        "clubs/<slug:club>/competitions/<int:pk>/periods/<int:period>/remove/",
+        views.period_remove,
+        name="period-remove",
+    ),
     path("clubs/<slug:club>/evenings/<int:pk>/", views.evening_detail, name="evening-detail"),
     path(
         "clubs/<slug:club>/evenings/<int:pk>/attendance/",

@@ -11,8 +11,8 @@ from clubs.permissions import Role, club_required, has_role
 from clubs.views import apply_validation_error
 
 from . import selectors, services
-from .forms import CompetitionForm, EveningForm, GuestForm
-from .models import Attendance, Competition, Evening, Round, Seat
+from .forms import CompetitionForm, EveningForm, GuestForm, PairForm, PeriodForm
+from .models import Attendance, Competition, Evening, Pair, Period, Round, Seat
 
 
 def _competition(club, pk):
@@ -76,13 +76,70 @@ def competition_edit(request, club, pk):
 @club_required()
 def competition_detail(request, club, pk):
     competition = _competition(club, pk)
+    can_manage = has_role(request.user, club, Role.DIRECTOR)
     context = {
         "club": club,
         "competition": competition,
         "evenings": selectors.competition_evenings(competition=competition),
-        "can_manage": has_role(request.user, club, Role.DIRECTOR),
+        "pairs": competition.pairs.select_related("first", "second"),
+        "periods": competition.periods.all(),
+        "can_manage": can_manage,
+        "pair_form": PairForm(club=club) if can_manage else None,
+        "period_form": PeriodForm() if can_manage else None,
     }
     return render(request, "tournaments/competition_detail.html", context)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def pair_add(request, club, pk):
+    competition = _competition(club, pk)
+    form = PairForm(request.POST, club=club)
+    if form.is_valid():
+        try:
+            services.pair_add(competition=competition, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _error_messages(request, exc)
+    else:
+        _error_messages(request, ValidationError(_("Choose two players.")))
+    return redirect(competition)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def pair_remove(request, club, pk, pair):
+    competition = _competition(club, pk)
+    pair = get_object_or_404(Pair, competition=competition, pk=pair)
+    try:
+        services.pair_remove(pair=pair, by=request.user)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+    return redirect(competition)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def period_add(request, club, pk):
+    competition = _competition(club, pk)
+    form = PeriodForm(request.POST)
+    if form.is_valid():
+        try:
+            services.period_add(competition=competition, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _error_messages(request, exc)
+    else:
+        for errors in form.errors.values():
+            _error_messages(request, ValidationError(errors))
+    return redirect(competition)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def period_remove(request, club, pk, period):
+    competition = _competition(club, pk)
+    period = get_object_or_404(Period, competition=competition, pk=period)
+    services.period_remove(period=period, by=request.user)
+    return redirect(competition)
 
 
 @club_required(Role.DIRECTOR)

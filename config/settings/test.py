@@ -1,5 +1,7 @@
 """Settings for the test suite: fast hashing, a fixed key, in-memory e-mail."""
 
+import os
+
 from .base import *  # noqa: F403
 from .base import DATA_DIR
 
@@ -12,6 +14,11 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 # A real SQLite file (in WAL mode), not :memory:, so live-server and
-# concurrency tests see what a club laptop sees.
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
-    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test.sqlite3")}  # noqa: F405
+# concurrency tests see what a club laptop sees. One test database per test
+# process, so two suites run side by side (SQLite and PostgreSQL legs, or two
+# developers' runs) never drop each other's database.
+_db = DATABASES["default"]  # noqa: F405
+if _db["ENGINE"].endswith("sqlite3"):
+    _db["TEST"] = {"NAME": str(DATA_DIR / f"test-{os.getpid()}.sqlite3")}
+else:
+    _db["TEST"] = {"NAME": f"test_{_db['NAME']}_{os.getpid()}"}

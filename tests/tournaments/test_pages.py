@@ -175,3 +175,25 @@ def test_scorer_cannot_draw(client, club):
     client.force_login(factories.role(club, "scorer"))
     assert client.post(url("round-draw", club, pk=evening.pk)).status_code == 403
     assert not Round.objects.exists()
+
+
+def test_pairs_and_periods_are_managed_on_the_competition_page(logged_in, club):
+    season = factories.competition(club, kind="pairs")
+    a, b, c = factories.members(club, 3)
+    pairs_url = url("pair-add", club, pk=season.pk)
+    logged_in.post(pairs_url, {"first": a.pk, "second": b.pk})
+    response = logged_in.post(pairs_url, {"first": a.pk, "second": c.pk}, follow=True)
+    assert "one pair" in response.text or "één" in response.text
+    assert [(p.number, p.first, p.second) for p in season.pairs.all()] == [(1, a, b)]
+    logged_in.post(
+        url("period-add", club, pk=season.pk),
+        {"name": "Najaar", "start_date": "2026-09-01", "end_date": "2026-12-31"},
+    )
+    response = logged_in.post(
+        url("period-add", club, pk=season.pk),
+        {"name": "Overlap", "start_date": "2026-12-01", "end_date": "2027-02-28"},
+        follow=True,
+    )
+    assert list(season.periods.values_list("name", flat=True)) == ["Najaar"]
+    page = logged_in.get(season.get_absolute_url()).text
+    assert "Najaar" in page and a.name in page
