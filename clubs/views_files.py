@@ -1,20 +1,110 @@
-"""Member import and export pages (being written)."""
+"""Member import and export pages: parse the request, call ``imports``/``exports``, answer.
 
+Import is two posts to one address. The first carries the file and answers
+with the preview; when the file can be imported the preview page holds a
+signed token of the checked rows (``imports.preview_token``) and a button that
+posts it back. The second post checks the rows again and applies them, all or
+none. Nothing is stored between the two.
+"""
+
+from django import forms
+from django.contrib import messages
 from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
+from . import exports, imports, selectors
 from .permissions import Role, club_required
+
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+class MemberImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Member list"),
+        help_text=gettext_lazy("A CSV file or an Excel workbook (.xlsx), at most 5 MB."),
+        widget=forms.FileInput(attrs={"accept": ".csv,.txt,.xlsx,text/csv," + XLSX_TYPE}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > imports.MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(str(imports.size_problem(upload.size)))
+        return upload
 
 
 @club_required(Role.ADMIN)
 def member_import(request, club):
-    return HttpResponse(status=501)
+    if request.method == "POST" and "token" in request.POST:
+        return _member_import_apply(request, club)
+    preview, token = None, ""
+    if request.method == "POST":
+        form = MemberImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            preview = imports.member_import_preview(
+                club=club, data=upload.read(), filename=upload.name
+            )
+            if preview.can_apply:
+                token = imports.preview_token(preview, club=club, by=request.user)
+            form = MemberImportForm()
+    else:
+        form = MemberImportForm()
+    context = {"club": club, "form": form, "preview": preview, "token": token}
+    return render(request, "clubs/member_import.html", context)
+
+
+def _member_import_apply(request, club):
+    try:
+        rows, filename, columns = imports.rows_from_token(
+            request.POST["token"], club=club, by=request.user
+        )
+        result = imports.member_import_apply(
+            club=club, rows=rows, by=request.user, filename=filename, columns=columns
+        )
+    except imports.ImportRejected as exc:
+        context = {"club": club, "form": MemberImportForm(), "rejected": exc.problems}
+        return render(request, "clubs/member_import.html", context)
+    added, skipped = len(result.added), len(result.skipped)
+    if added:
+        messages.success(
+            request,
+            ngettext("%(count)s member imported.", "%(count)s members imported.", added)
+            % {"count": added},
+        )
+    else:
+        messages.info(request, _("Nothing was imported: every row is already a member."))
+    if skipped:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)s row was already a member and was skipped.",
+                "%(count)s rows were already members and were skipped.",
+                skipped,
+            )
+            % {"count": skipped},
+        )
+    return redirect("clubs:member-list", club=club.slug)
+
+
+def _download(data, club, extension, content_type):
+    day = timezone.localdate().isoformat()
+    filename = f"{club.slug}-{slugify(_('members'))}-{day}.{extension}"
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @club_required(Role.DIRECTOR)
 def member_export_xlsx(request, club):
-    return HttpResponse(status=501)
+    data = exports.members_xlsx(selectors.member_list(club=club))
+    return _download(data, club, "xlsx", XLSX_TYPE)
 
 
 @club_required(Role.DIRECTOR)
 def member_export_csv(request, club):
-    return HttpResponse(status=501)
+    data = exports.members_csv(selectors.member_list(club=club))
+    return _download(data, club, "csv", "text/csv; charset=utf-8")

