@@ -1,0 +1,188 @@
+"""Results pages: evening result, live scoreboard, season standings, player page.
+
+Public when the club's results are public (``club_required()`` with no role);
+they show names and numbers only, never contact details.
+"""
+
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django_tables2 import RequestConfig
+
+from clubs.models import Member
+from clubs.permissions import club_required
+from tournaments.models import Competition, Evening
+
+from . import standings
+from .results_tables import EveningResultTable, NumberColumn, StandingsTable
+
+
+def _competition(club, pk):
+    return get_object_or_404(Competition, club=club, pk=pk)
+
+
+def _player_url(club, competition, key):
+    return (
+        reverse("results:player", kwargs={"club": club.slug, "pk": key})
+        + f"?competition={competition.pk}"
+    )
+
+
+def _rows(lines, names, club, competition, *, pairs=False):
+    rows = []
+    for line in lines:
+        rows.append(
+            {
+                "key": line.key,
+                "rank": line.rank,
+                "shared": line.shared,
+                "name": names.get(line.key, "?"),
+                "sort_name": names.get(line.key, "").lower(),
+                "url": None if pairs else _player_url(club, competition, line.key),
+                "points": line.points,
+                "average": line.average,
+                "evenings": line.evenings,
+                "games": line.games,
+                "marsen": line.marsen,
+                "nat": line.nat,
+                "roem": line.roem,
+            }
+        )
+    return rows
+
+
+def describe_settings(competition, period=None):
+    """The ranking rules in plain words, so every player can check by hand."""
+    words = []
+    if competition.ranking_basis == Competition.RankingBasis.AVERAGE:
+        words.append(_("Ranked by average points per game."))
+    else:
+        words.append(_("Ranked by total points."))
+    if competition.best_of:
+        words.append(
+            ngettext(
+                "Only each player's best evening counts.",
+                "Only each player's best %(count)s evenings count.",
+                competition.best_of,
+            )
+            % {"count": competition.best_of}
+        )
+    if competition.min_attendance:
+        words.append(
+            ngettext(
+                "Players need %(count)s evening to be ranked; others are listed below the line.",
+                "Players need %(count)s evenings to be ranked; others are listed below the line.",
+                competition.min_attendance,
+            )
+            % {"count": competition.min_attendance}
+        )
+    labels = dict(Competition.TieBreak.choices)
+    if competition.tie_breaks:
+        order = ", ".join(str(labels[t]) for t in competition.tie_breaks)
+        words.append(
+            _("Equal points: %(order)s; still equal, the place is shared.") % {"order": order}
+        )
+    else:
+        words.append(_("Equal points share the place."))
+    words.append(_("Sitting out a round scores %(score)s.") % {"score": competition.sitout_score})
+    if competition.absence_policy != Competition.AbsencePolicy.NOTHING:
+        words.append(str(competition.get_absence_policy_display()).capitalize() + ".")
+    excluded = competition.evenings.filter(counts_for_ranking=False).order_by("date")
+    if excluded:
+        days = ", ".join(f"{e.date:%d-%m-%Y}" for e in excluded)
+        words.append(_("Evenings that do not count: %(days)s.") % {"days": days})
+    if period is not None:
+        words.append(
+            _("Period %(name)s: %(start)s to %(end)s.")
+            % {
+                "name": period.name,
+                "start": f"{period.start_date:%d-%m-%Y}",
+                "end": f"{period.end_date:%d-%m-%Y}",
+            }
+        )
+    return words
+
+
+@club_required()
+def season_standings(request, club, pk):
+    competition = _competition(club, pk)
+    period = None
+    if request.GET.get("period"):
+        period = get_object_or_404(competition.periods, pk=request.GET.get("period"))
+    result = standings.season_standings(competition=competition, period=period)
+    pairs = competition.kind == Competition.Kind.PAIRS
+    table = StandingsTable(_rows(result.lines, result.names, club, competition, pairs=pairs))
+    if pairs:
+        table.columns["name"].column.verbose_name = _("Pair")
+    RequestConfig(request, paginate=False).configure(table)
+    context = {
+        "club": club,
+        "competition": competition,
+        "period": period,
+        "periods": competition.periods.all(),
+        "table": table,
+        "settings_words": describe_settings(competition, period),
+        "evening_count": len(result.evenings),
+        "below_line": len(result.unranked),
+    }
+    return render(request, "scoring/results/standings.html", context)
+
+
+@club_required()
+def evening_result(request, club, pk):
+    evening = get_object_or_404(
+        Evening.objects.select_related("competition"), competition__club=club, pk=pk
+    )
+    competition = evening.competition
+    result = standings.evening_result(evening=evening)
+    pairs = competition.kind == Competition.Kind.PAIRS
+    rows = _rows(result.lines, result.names, club, competition, pairs=pairs)
+    winners, poedel = result.winners, result.poedel
+    for row in rows:
+        row["winner"] = row["key"] in winners
+        row["poedel"] = row["key"] in poedel and not row["winner"]
+        for number in result.round_numbers:
+            row[f"round_{number}"] = result.rounds.get(row["key"], {}).get(number, "")
+    extra = [
+        (
+            f"round_{n}",
+            NumberColumn(verbose_name=_("Round %(number)s") % {"number": n}, default=""),
+        )
+        for n in result.round_numbers
+    ]
+    table = EveningResultTable(rows, extra_columns=extra)
+    table.sequence = ["rank", "name", *[f"round_{n}" for n in result.round_numbers], "..."]
+    RequestConfig(request, paginate=False).configure(table)
+    board = request.GET.get("board") == "1"
+    context = {
+        "club": club,
+        "evening": evening,
+        "competition": competition,
+        "table": table,
+        "progress": standings.table_progress(evening=evening),
+        "board": board,
+        "refresh": board and evening.status != Evening.Status.FINISHED,
+    }
+    return render(request, "scoring/results/evening.html", context)
+
+
+@club_required()
+def player(request, club, pk):
+    member = get_object_or_404(Member, club=club, pk=pk)
+    competitions = list(Competition.objects.filter(club=club).order_by("-start_date"))
+    competition = None
+    if request.GET.get("competition"):
+        competition = get_object_or_404(Competition, club=club, pk=request.GET["competition"])
+    elif competitions:
+        competition = competitions[0]
+    stats = standings.player_stats(member=member, competition=competition) if competition else None
+    context = {
+        "club": club,
+        "member": member,
+        "competition": competition,
+        "competitions": competitions,
+        "stats": stats,
+        "chart": standings.chart_points(stats.evenings) if stats else None,
+    }
+    return render(request, "scoring/results/player.html", context)

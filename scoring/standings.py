@@ -1,0 +1,463 @@
+"""Reads for results and standings: evening results, season standings, player pages.
+
+Every number comes from the totals stored on games and from adjustments, summed
+by the database in a fixed number of queries, whatever the size of the season;
+``scoring.ranking`` then applies the club's settings in Python. Nothing here
+re-scores a hand.
+
+A player's evening (an :class:`~scoring.ranking.EveningLine`):
+
+- each game played: the game total of the player's team (N/S: wij, E/W: zij),
+  plus the adjustments given to that team in that game (verzaken 162 + 100);
+- each round sat out: the sit-out score (an adjustment recorded by the draw),
+  counted as a game, so averages are fair to players who sat out;
+- personal adjustments (a -100 verzaken penalty, a director's correction);
+- a player who called in absent: the competition's absence policy (nothing,
+  the evening's lowest total, or the absence score per round), counted as the
+  evening's rounds for the average but not as attendance.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+
+from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
+
+from clubs.models import Member
+from tournaments.models import Attendance, Competition, Evening, Round, Seat
+
+from .models import Adjustment, Game
+from .ranking import EveningLine, RankedLine, RankingSettings, rank_evening, rank_season
+
+TEAM_A = ("N", "S")
+
+
+def _per_team(a, b):
+    return Case(When(position__in=TEAM_A, then=F(a)), default=F(b), output_field=IntegerField())
+
+
+@dataclass
+class Tally:
+    """A player's evening while it is being added up."""
+
+    points: int = 0
+    games: int = 0
+    marsen: int = 0
+    nat: int = 0
+    nat_defending: int = 0
+    roem: int = 0
+    personal: int = 0
+    played: bool = False
+    rounds: dict = field(default_factory=dict)
+
+    def line(self, evening_id):
+        return EveningLine(
+            evening=evening_id,
+            points=self.points,
+            games=self.games,
+            marsen=self.marsen,
+            nat=self.nat,
+            roem=self.roem,
+            played=self.played,
+        )
+
+
+def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
+    """{evening_id: {member_id: Tally}} for the given evenings, in constant queries."""
+    tallies = defaultdict(lambda: defaultdict(Tally))
+    seats = Seat.objects.filter(
+        round__evening_id__in=evening_ids, table__isnull=False, member__isnull=False
+    )
+    if confirmed_only:
+        seats = seats.filter(table__game__status=Game.Status.CONFIRMED)
+    group = ["member_id", "round__evening_id"] + (["round__number"] if by_round else [])
+    rows = seats.values(*group).annotate(
+        points=Sum(_per_team("table__game__total_a", "table__game__total_b")),
+        games=Count("pk"),
+        marsen=Sum(_per_team("table__game__marsen_a", "table__game__marsen_b")),
+        nat=Sum(_per_team("table__game__nat_a", "table__game__nat_b")),
+        nat_defending=Sum(_per_team("table__game__nat_b", "table__game__nat_a")),
+        roem=Sum(_per_team("table__game__roem_a", "table__game__roem_b")),
+    )
+    for row in rows:
+        tally = tallies[row["round__evening_id"]][row["member_id"]]
+        tally.points += row["points"] or 0
+        tally.games += row["games"]
+        tally.marsen += row["marsen"] or 0
+        tally.nat += row["nat"] or 0
+        tally.nat_defending += row["nat_defending"] or 0
+        tally.roem += row["roem"] or 0
+        tally.played = True
+        if by_round:
+            tally.rounds[row["round__number"]] = row["points"] or 0
+
+    personal = Adjustment.objects.filter(evening_id__in=evening_ids, member__isnull=False)
+    for row in personal.values("evening_id", "member_id", "kind", "round__number").annotate(
+        total=Sum("points"), count=Count("pk")
+    ):
+        tally = tallies[row["evening_id"]][row["member_id"]]
+        tally.points += row["total"]
+        if row["kind"] != Adjustment.Kind.SITOUT:
+            tally.personal += row["total"]
+        else:
+            tally.games += row["count"]
+            tally.played = True
+            if by_round and row["round__number"]:
+                tally.rounds[row["round__number"]] = row["total"]
+
+    team_adjustments = list(
+        Adjustment.objects.filter(evening_id__in=evening_ids, game__isnull=False).values_list(
+            "evening_id", "game__table_id", "team", "points"
+        )
+    )
+    if team_adjustments:
+        tables = {table_id for _e, table_id, _t, _p in team_adjustments}
+        players = defaultdict(list)
+        for table_id, position, member_id in Seat.objects.filter(
+            table_id__in=tables, member__isnull=False
+        ).values_list("table_id", "position", "member_id"):
+            players[(table_id, "A" if position in TEAM_A else "B")].append(member_id)
+        for evening_id, table_id, team, points in team_adjustments:
+            for member_id in players[(table_id, team)]:
+                tallies[evening_id][member_id].points += points
+    return tallies
+
+
+def _apply_absences(competition, tallies, evening_ids):
+    """Score players who called in absent, as the competition's policy says."""
+    policy = competition.absence_policy
+    if policy == Competition.AbsencePolicy.NOTHING:
+        return
+    rounds = dict(
+        Round.objects.filter(evening_id__in=evening_ids)
+        .values("evening_id")
+        .annotate(n=Count("pk"))
+        .values_list("evening_id", "n")
+    )
+    absent = Attendance.objects.filter(
+        evening_id__in=evening_ids, status=Attendance.Status.EXCUSED
+    ).values_list("evening_id", "member_id")
+    for evening_id, member_id in absent:
+        played = [t for t in tallies[evening_id].values() if t.played]
+        count = rounds.get(evening_id, 0)
+        if not played or not count:
+            continue
+        if policy == Competition.AbsencePolicy.LOWEST:
+            points = min(t.points for t in played)
+        else:
+            points = competition.absence_score * count
+        tally = tallies[evening_id][member_id]
+        if not tally.played:
+            tally.points, tally.games = points, count
+
+
+def _names(member_ids):
+    return dict(Member.objects.filter(pk__in=member_ids).values_list("pk", "name"))
+
+
+def _pair_tallies(competition, tallies):
+    """Per pair: the games (and byes) they shared, plus both players' penalties.
+
+    Partners sit in the same team in every game, so the pair's games are one
+    player's; the other's personal adjustments are added to them.
+    """
+    pairs = list(competition.pairs.values_list("pk", "first_id", "second_id"))
+    result = defaultdict(dict)
+    for evening_id, members in tallies.items():
+        for pair_id, first, second in pairs:
+            one, two = members.get(first), members.get(second)
+            if one is None or two is None:
+                one = one or two
+                if one is not None:
+                    result[evening_id][pair_id] = one
+                continue
+            result[evening_id][pair_id] = replace(
+                one, points=one.points + two.personal, personal=one.personal + two.personal
+            )
+    return result
+
+
+def head_to_head(evening_ids):
+    """h2h(a, b): a's team points minus b's in the games where a and b were opponents."""
+    seats = Seat.objects.filter(
+        round__evening_id__in=evening_ids, table__isnull=False, member__isnull=False
+    ).values_list(
+        "table_id", "position", "member_id", "table__game__total_a", "table__game__total_b"
+    )
+    tables = defaultdict(lambda: ([], [], 0, 0))
+    for table_id, position, member_id, total_a, total_b in seats:
+        a, b, _ta, _tb = tables[table_id]
+        (a if position in TEAM_A else b).append(member_id)
+        tables[table_id] = (a, b, total_a or 0, total_b or 0)
+    diff = defaultdict(int)
+    for a, b, total_a, total_b in tables.values():
+        for x in a:
+            for y in b:
+                diff[(x, y)] += total_a - total_b
+                diff[(y, x)] += total_b - total_a
+    return lambda p, q: diff.get((p, q), 0)
+
+
+@dataclass(frozen=True)
+class Standings:
+    competition: Competition
+    lines: list[RankedLine]
+    names: dict
+    evenings: list
+    settings: RankingSettings
+    period: object = None
+
+    @property
+    def ranked(self):
+        return [line for line in self.lines if line.rank is not None]
+
+    @property
+    def unranked(self):
+        return [line for line in self.lines if line.rank is None]
+
+
+def counted_evenings(competition, period=None):
+    evenings = Evening.objects.filter(
+        competition=competition, counts_for_ranking=True, status=Evening.Status.FINISHED
+    )
+    if period is not None:
+        evenings = evenings.filter(date__gte=period.start_date, date__lte=period.end_date)
+    return list(evenings.order_by("date"))
+
+
+def ranking_settings(competition):
+    return RankingSettings.of(
+        basis=competition.ranking_basis,
+        best_of=competition.best_of,
+        min_attendance=competition.min_attendance,
+        tie_breaks=competition.tie_breaks,
+    )
+
+
+def season_standings(*, competition: Competition, period=None) -> Standings:
+    """The standings of a competition (or one of its periods) by its own settings."""
+    evenings = counted_evenings(competition, period)
+    ids = [e.pk for e in evenings]
+    tallies = evening_tallies(ids, confirmed_only=True)
+    _apply_absences(competition, tallies, ids)
+    pairs = competition.kind == Competition.Kind.PAIRS
+    if pairs:
+        tallies = _pair_tallies(competition, tallies)
+    per_key = defaultdict(list)
+    for evening in evenings:
+        for key, tally in tallies.get(evening.pk, {}).items():
+            per_key[key].append(tally.line(evening.pk))
+    settings = ranking_settings(competition)
+    names = _pair_names(competition) if pairs else _names(per_key)
+    h2h = head_to_head(ids) if "head_to_head" in competition.tie_breaks and not pairs else None
+    lines = rank_season(per_key, settings, h2h=h2h, name=lambda key: names.get(key, ""))
+    return Standings(competition, lines, names, evenings, settings, period)
+
+
+def _pair_names(competition):
+    return {
+        pair.pk: f"{pair.first.name} & {pair.second.name}"
+        for pair in competition.pairs.select_related("first", "second")
+    }
+
+
+@dataclass(frozen=True)
+class EveningResult:
+    evening: Evening
+    lines: list[RankedLine]
+    names: dict
+    rounds: dict  # key -> {round number: points}
+    round_numbers: list
+    tallies: dict
+
+    @property
+    def winners(self):
+        return {line.key for line in self.lines if line.rank == 1}
+
+    @property
+    def poedel(self):
+        """The lowest score among the ranked (poedelprijs); shared when equal."""
+        ranked = [line for line in self.lines if line.rank is not None]
+        if len(ranked) < 2:
+            return set()
+        lowest = min(line.points for line in ranked)
+        return {line.key for line in ranked if line.points == lowest}
+
+
+def evening_result(*, evening: Evening) -> EveningResult:
+    """One evening, live while it is played: every player's rounds, ranked."""
+    competition = evening.competition
+    tallies = evening_tallies([evening.pk], by_round=True)
+    _apply_absences(competition, tallies, [evening.pk])
+    members = tallies.get(evening.pk, {})
+    pairs = competition.kind == Competition.Kind.PAIRS
+    if pairs:
+        members = _pair_tallies(competition, {evening.pk: members}).get(evening.pk, {})
+        names = _pair_names(competition)
+    else:
+        names = _names(members)
+    h2h = head_to_head([evening.pk]) if "head_to_head" in competition.tie_breaks else None
+    lines = rank_evening(
+        {key: tally.line(evening.pk) for key, tally in members.items()},
+        tie_breaks=competition.tie_breaks,
+        h2h=None if pairs else h2h,
+        name=lambda key: names.get(key, ""),
+    )
+    round_numbers = sorted({n for tally in members.values() for n in tally.rounds})
+    return EveningResult(
+        evening=evening,
+        lines=lines,
+        names=names,
+        rounds={key: tally.rounds for key, tally in members.items()},
+        round_numbers=round_numbers,
+        tallies=members,
+    )
+
+
+def table_progress(*, evening: Evening):
+    """Games of the evening by status, for the scoreboard's "still playing" line."""
+    counts = Game.objects.filter(table__round__evening=evening).aggregate(
+        total=Count("pk"),
+        confirmed=Count("pk", filter=Q(status=Game.Status.CONFIRMED)),
+    )
+    return counts
+
+
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+@dataclass(frozen=True)
+class PlayerEvening:
+    evening: Evening
+    points: int
+    games: int
+    rank: int | None
+    players: int
+
+
+@dataclass(frozen=True)
+class Partner:
+    name: str
+    games: int
+    points: int
+
+    @property
+    def average(self):
+        return self.points / self.games if self.games else 0
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    member: Member
+    evenings: list
+    games: int
+    points: int
+    marsen: int
+    nat: int
+    nat_defending: int
+    roem: int
+    partners: list
+
+    @property
+    def average(self):
+        return self.points / self.games if self.games else 0
+
+    @property
+    def best(self):
+        return max(self.evenings, key=lambda e: e.points, default=None)
+
+    @property
+    def worst(self):
+        return min(self.evenings, key=lambda e: e.points, default=None)
+
+
+def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
+    """A player's season: evenings with their place, totals, and partners."""
+    evenings = list(
+        Evening.objects.filter(competition=competition)
+        .exclude(status=Evening.Status.PLANNED)
+        .order_by("date")
+    )
+    ids = [e.pk for e in evenings]
+    tallies = evening_tallies(ids)
+    _apply_absences(competition, tallies, ids)
+    own = []
+    totals = Tally()
+    for evening in evenings:
+        players = tallies.get(evening.pk, {})
+        mine = players.get(member.pk)
+        if mine is None:
+            continue
+        ranked = rank_evening(
+            {key: t.line(evening.pk) for key, t in players.items()},
+            tie_breaks=competition.tie_breaks,
+        )
+        rank = next(line.rank for line in ranked if line.key == member.pk)
+        own.append(PlayerEvening(evening, mine.points, mine.games, rank, len(players)))
+        for name in ("points", "games", "marsen", "nat", "nat_defending", "roem"):
+            setattr(totals, name, getattr(totals, name) + getattr(mine, name))
+    return PlayerStats(
+        member=member,
+        evenings=own,
+        games=totals.games,
+        points=totals.points,
+        marsen=totals.marsen,
+        nat=totals.nat,
+        nat_defending=totals.nat_defending,
+        roem=totals.roem,
+        partners=_partners(member, ids),
+    )
+
+
+def _partners(member, evening_ids):
+    """Who the player sat with, how often, and the points they made together."""
+    tables = Seat.objects.filter(
+        round__evening_id__in=evening_ids, member=member, table__isnull=False
+    ).values("table_id")
+    seats = Seat.objects.filter(table_id__in=tables).values_list(
+        "table_id",
+        "position",
+        "member_id",
+        "member__name",
+        "substitute",
+        "table__game__total_a",
+        "table__game__total_b",
+    )
+    by_table = defaultdict(dict)
+    for table_id, position, member_id, name, substitute, total_a, total_b in seats:
+        by_table[table_id][position] = (member_id, name or substitute, total_a, total_b)
+    together = defaultdict(lambda: [0, 0])
+    for places in by_table.values():
+        mine = next(p for p, seat in places.items() if seat[0] == member.pk)
+        partner = places.get(PARTNER[mine])
+        if partner is None:
+            continue
+        _id, name, total_a, total_b = partner
+        entry = together[name]
+        entry[0] += 1
+        entry[1] += (total_a if mine in TEAM_A else total_b) or 0
+    partners = [Partner(name, games, points) for name, (games, points) in together.items()]
+    partners.sort(key=lambda p: (-p.games, -p.average, p.name))
+    return partners
+
+
+def chart_points(evenings, *, width=600, height=160, pad=24):
+    """Coordinates for a small SVG line chart of a player's evening totals."""
+    if not evenings:
+        return None
+    values = [e.points for e in evenings]
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    points = []
+    for index, evening in enumerate(evenings):
+        x = pad + index * step
+        y = height - pad - (evening.points - low) / span * (height - 2 * pad)
+        points.append({"x": round(x, 1), "y": round(y, 1), "evening": evening})
+    return {
+        "width": width,
+        "height": height,
+        "points": points,
+        "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
+        "low": low,
+        "high": high,
+    }

@@ -1,0 +1,259 @@
+"""The site's standings against standings computed here, independently, from raw hands."""
+
+import datetime
+import random
+from collections import defaultdict
+
+import pytest
+from django.urls import reverse
+
+from scoring import rules, standings
+from scoring import services as scoring_services
+from scoring.models import Adjustment, Game, Hand
+from tests import factories
+from tournaments import services
+from tournaments.demo import play_game
+from tournaments.models import Attendance, Competition, Evening, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def play_season(club, *, evenings=3, players=9, rounds=2, seed=7, **settings):
+    director = factories.role(club, "director")
+    competition = factories.competition(club, rounds_per_evening=rounds, **settings)
+    members = factories.members(club, players)
+    rng = random.Random(seed)
+    ruleset = competition.ruleset()
+    played = []
+    for n in range(evenings):
+        date = datetime.date(2026, 10, 6) + datetime.timedelta(weeks=n)
+        evening = factories.evening(competition, date)
+        absent = members[n] if n else None  # one player calls in absent from evening 2 on
+        for member in members:
+            status = "excused" if member == absent else "present"
+            Attendance.objects.create(evening=evening, member=member, status=status)
+        for _ in range(rounds):
+            round_ = services.round_draw(evening=evening, by=director, seed=rng.random())
+            for game in Game.objects.filter(table__round=round_):
+                scoring_services.game_enter_sheet(
+                    game=game, rows=play_game(ruleset, rng), by=director
+                )
+                scoring_services.game_confirm(game=game, name="Tegenpartij")
+        services.evening_set_status(evening=evening, status="finished", by=director)
+        played.append(evening)
+    return competition, members, played, director
+
+
+def independent_evening_points(competition):
+    """{evening: {member: [points, games, played]}} from hands, seats and adjustments only."""
+    ruleset = competition.ruleset()
+    result = defaultdict(lambda: defaultdict(lambda: [0, 0, False]))
+    for game in Game.objects.filter(table__round__evening__competition=competition):
+        totals = [0, 0]
+        for hand in Hand.objects.filter(game=game).order_by("number"):
+            scored = rules.score_hand(
+                ruleset,
+                playing=hand.playing,
+                points=(hand.points_a, hand.points_b),
+                roem=(hand.roem_a, hand.roem_b),
+                pit=hand.pit or None,
+            )
+            totals[0] += scored.scores[0]
+            totals[1] += scored.scores[1]
+        for adjustment in Adjustment.objects.filter(game=game):
+            totals["AB".index(adjustment.team)] += adjustment.points
+        evening = game.table.round.evening_id
+        for seat in Seat.objects.filter(table=game.table, member__isnull=False):
+            entry = result[evening][seat.member_id]
+            entry[0] += totals[0] if seat.position in "NS" else totals[1]
+            entry[1] += 1
+            entry[2] = True
+    for adjustment in Adjustment.objects.filter(
+        evening__competition=competition, member__isnull=False
+    ):
+        entry = result[adjustment.evening_id][adjustment.member_id]
+        entry[0] += adjustment.points
+        if adjustment.kind == "sitout":
+            entry[1] += 1
+            entry[2] = True
+    for attendance in Attendance.objects.filter(evening__competition=competition, status="excused"):
+        evening = result[attendance.evening_id]
+        lowest = min(points for points, _g, was_there in evening.values() if was_there)
+        rounds = attendance.evening.rounds.count()
+        if competition.absence_policy == "lowest":
+            evening[attendance.member_id] = [lowest, rounds, False]
+        elif competition.absence_policy == "fixed":
+            evening[attendance.member_id] = [competition.absence_score * rounds, rounds, False]
+    return result
+
+
+def test_season_standings_match_an_independent_count(club):
+    competition, members, evenings, director = play_season(
+        club, evenings=4, best_of=2, min_attendance=3, absence_policy="lowest"
+    )
+    # A penalty for one player, 162 + 100 for a team, and an evening that does not count.
+    game = Game.objects.filter(table__round__evening=evenings[1]).first()
+    seat = Seat.objects.filter(table=game.table, position="N").get()
+    Adjustment.objects.create(
+        evening=evenings[1], kind="verzaken", member=seat.member, points=-100, reason="verzaakt"
+    )
+    Adjustment.objects.create(
+        evening=evenings[1], kind="verzaken", game=game, team="B", points=262, reason="verzaakt"
+    )
+    Evening.objects.filter(pk=evenings[3].pk).update(counts_for_ranking=False)
+
+    expected_evenings = independent_evening_points(competition)
+    counted = [e.pk for e in evenings[:3]]
+    expected = {}
+    for member in members:
+        lines = [
+            (expected_evenings[e][member.pk], e)
+            for e in counted
+            if member.pk in expected_evenings[e]
+        ]
+        attended = sum(1 for (points, games, played), _e in lines if played)
+        best = sorted(lines, key=lambda item: item[0][0], reverse=True)[:2]
+        expected[member.pk] = (sum(points for (points, _g, _p), _e in best), attended)
+
+    result = standings.season_standings(competition=competition)
+    got = {line.key: (line.points, line.evenings) for line in result.lines}
+    assert got == expected
+    ranked = [line for line in result.lines if line.rank is not None]
+    assert all(line.evenings >= 3 for line in ranked)
+    assert all(line.evenings < 3 for line in result.unranked)
+    order = sorted(ranked, key=lambda line: -expected[line.key][0])
+    assert [expected[line.key][0] for line in ranked] == [expected[line.key][0] for line in order]
+    assert any(line.dropped for line in result.lines)
+
+
+def test_equal_points_are_split_by_marsen_or_share_the_place(club):
+    competition, members, evenings, director = play_season(
+        club, evenings=1, players=8, rounds=1, tie_breaks=["marsen"]
+    )
+    Evening.objects.filter(pk=evenings[0].pk).update(status="finished")
+    before = {line.key: line for line in standings.season_standings(competition=competition).lines}
+    # Give the last-placed player exactly the points of the first: a tie.
+    first, last = (
+        max(before.values(), key=lambda line: line.points),
+        min(before.values(), key=lambda line: line.points),
+    )
+    Adjustment.objects.create(
+        evening=evenings[0],
+        kind="director",
+        member_id=last.key,
+        points=first.points - last.points,
+        reason="gelijkspel voor de test",
+    )
+    after = {line.key: line for line in standings.season_standings(competition=competition).lines}
+    a, b = after[first.key], after[last.key]
+    assert a.points == b.points
+    if a.marsen == b.marsen:
+        assert a.rank == b.rank == 1 and a.shared and b.shared
+    else:
+        winner = a if a.marsen > b.marsen else b
+        loser = b if winner is a else a
+        assert (winner.rank, loser.rank) == (1, 2)
+        assert winner.tie_break == "marsen"
+
+
+def test_evening_result_marks_winner_and_poedelprijs(club):
+    competition, members, evenings, _ = play_season(club, evenings=1, players=8, rounds=2)
+    result = standings.evening_result(evening=evenings[0])
+    expected = independent_evening_points(competition)[evenings[0].pk]
+    assert {line.key: line.points for line in result.lines} == {
+        member: entry[0] for member, entry in expected.items()
+    }
+    top = max(entry[0] for entry in expected.values())
+    low = min(entry[0] for entry in expected.values())
+    assert result.winners == {m for m, e in expected.items() if e[0] == top}
+    assert result.poedel == {m for m, e in expected.items() if e[0] == low}
+
+
+def test_pairs_standings_rank_pairs(club):
+    from tournaments.models import Pair
+
+    director = factories.role(club, "director")
+    competition = factories.competition(club, kind=Competition.Kind.PAIRS, rounds_per_evening=3)
+    members = factories.members(club, 8)
+    for n in range(4):
+        Pair.objects.create(
+            competition=competition, number=n + 1, first=members[2 * n], second=members[2 * n + 1]
+        )
+    evening = factories.evening(competition, present=members)
+    rng = random.Random(3)
+    for _ in range(3):
+        round_ = services.round_draw(evening=evening, by=director)
+        for game in Game.objects.filter(table__round=round_):
+            scoring_services.game_enter_sheet(
+                game=game, rows=play_game(competition.ruleset(), rng), by=director
+            )
+            scoring_services.game_confirm(game=game, name="X")
+    Evening.objects.filter(pk=evening.pk).update(status="finished")
+    result = standings.season_standings(competition=competition)
+    assert len(result.lines) == 4
+    expected = independent_evening_points(competition)[evening.pk]
+    for line in result.lines:
+        pair = Pair.objects.get(pk=line.key)
+        assert line.points == expected[pair.first_id][0] == expected[pair.second_id][0]
+        assert " & " in result.names[line.key]
+
+
+def test_standings_page_queries_do_not_grow_with_the_season(
+    client, club, django_assert_max_num_queries
+):
+    small, *_ = play_season(club, evenings=1, players=8, rounds=1, seed=1)
+    other = factories.club()
+    large, *_ = play_season(other, evenings=3, players=13, rounds=2, seed=2, tie_breaks=["marsen"])
+    Evening.objects.update(status="finished")
+    counts = []
+    for competition in (small, large):
+        url = reverse(
+            "results:standings", kwargs={"club": competition.club.slug, "pk": competition.pk}
+        )
+        with django_assert_max_num_queries(14) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_evening_result_and_player_pages_have_constant_queries(
+    client, club, django_assert_max_num_queries
+):
+    competition, members, evenings, _ = play_season(club, evenings=2, players=9, rounds=2)
+    for evening in evenings:
+        url = reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk})
+        with django_assert_max_num_queries(12):
+            assert client.get(url).status_code == 200
+    url = reverse("results:player", kwargs={"club": club.slug, "pk": members[0].pk})
+    with django_assert_max_num_queries(16):
+        response = client.get(url)
+    assert members[0].name in response.text
+    assert "<svg" in response.text
+
+
+def test_public_pages_show_no_contact_details(client, club):
+    competition, members, evenings, _ = play_season(club, evenings=1, players=8, rounds=1)
+    members[0].email = "geheim@example.org"
+    members[0].phone = "06-12345678"
+    members[0].save()
+    Evening.objects.update(status="finished")
+    pages = [
+        reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk}),
+        reverse("results:evening", kwargs={"club": club.slug, "pk": evenings[0].pk}),
+        reverse("results:player", kwargs={"club": club.slug, "pk": members[0].pk}),
+    ]
+    for url in pages:
+        text = client.get(url).text
+        assert members[0].name in text
+        assert "geheim@example.org" not in text and "06-12345678" not in text
+
+
+def test_private_club_results_are_not_public(client, club):
+    club.results_public = False
+    club.save()
+    competition, *_ = play_season(club, evenings=1, players=8, rounds=1)
+    url = reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
+    assert client.get(url).status_code == 404
+    client.force_login(factories.role(club, "member"))
+    assert client.get(url).status_code == 200
