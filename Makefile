@@ -53,6 +53,7 @@ test: $(STAMP) lint
 bench: $(STAMP)
 	$(PY) -m scoring.rules.bench
 	$(PY) -m tournaments.draw_bench
+	$(PY) -m scoring.bench_standings
 
 # Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed.
 messages: $(STAMP)

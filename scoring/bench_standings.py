@@ -1,0 +1,210 @@
+"""Benchmark: standings and evening result pages on a large season.
+
+``python -m scoring.bench_standings`` (part of ``make bench``) builds, in a
+throw-away SQLite file (or the database of ``BENCH_DATABASE_URL``), a
+competition of 100 players, 40 evenings, 3 rounds and 16 hands a game (about
+48,000 hands), then times the standings page and an evening result page
+through Django's test client, with their SQL query counts, beside one raw SQL
+aggregate that sums the same numbers: the pages' overhead is that ratio.
+``BENCH_PROFILE="standings page"`` (or ``"evening result page"``) prints a
+profile of one request of that page first.
+"""
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+PLAYERS, EVENINGS, ROUNDS, HANDS = 100, 40, 3, 16
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="klaverjas-bench-")
+    os.environ["KLAVERJAS_DATA_DIR"] = tmp
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    if os.environ.get("BENCH_DATABASE_URL"):
+        os.environ["DATABASE_URL"] = os.environ["BENCH_DATABASE_URL"]
+    else:
+        os.environ.pop("DATABASE_URL", None)
+    import warnings
+
+    import django
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    # Keep one connection across requests, as the test runner does, so the
+    # queries of each page can be counted.
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    settings.DATABASES["default"]["NAME"] = os.path.join(tmp, "bench.sqlite3")
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    competition, evening = build()
+    print(f"built {hand_count()} hands in {time.perf_counter() - started:.1f} s")
+    measure(competition, evening)
+
+
+def hand_count():
+    from scoring.models import Hand
+
+    return Hand.objects.count()
+
+
+def build():
+    import datetime
+
+    from django.db import transaction
+    from django.utils import timezone
+
+    from clubs.models import Club, Member
+    from scoring.models import Game, Hand
+    from scoring.rules import score_hand
+    from tournaments.models import Competition, Evening, Round, Seat, Table
+
+    rng = random.Random(1)
+    now = timezone.now()
+    with transaction.atomic():
+        club = Club.objects.create(name="Bench", slug="bench")
+        members = Member.objects.bulk_create(
+            Member(club=club, name=f"Speler {n:03d}") for n in range(PLAYERS)
+        )
+        competition = Competition.objects.create(
+            club=club,
+            name="Bench",
+            start_date=datetime.date(2026, 1, 1),
+            end_date=datetime.date(2026, 12, 31),
+            tie_breaks=["marsen", "fewer_nat"],
+            best_of=30,
+            min_attendance=10,
+        )
+        ruleset = competition.ruleset().to_dict()
+        core = competition.ruleset()
+        evenings = Evening.objects.bulk_create(
+            Evening(
+                competition=competition,
+                date=datetime.date(2026, 1, 6) + datetime.timedelta(weeks=n % 52, days=n // 52),
+                status=Evening.Status.FINISHED,
+            )
+            for n in range(EVENINGS)
+        )
+        for evening in evenings:
+            rounds = Round.objects.bulk_create(
+                Round(evening=evening, number=n + 1) for n in range(ROUNDS)
+            )
+            for round_ in rounds:
+                players = members[:]
+                rng.shuffle(players)
+                tables = Table.objects.bulk_create(
+                    Table(round=round_, number=n + 1) for n in range(PLAYERS // 4)
+                )
+                seats, games = [], []
+                for table in tables:
+                    for position in "NESW":
+                        seats.append(
+                            Seat(round=round_, table=table, position=position, member=players.pop())
+                        )
+                    games.append(
+                        Game(table=table, ruleset=ruleset, status="confirmed", confirmed_at=now)
+                    )
+                Seat.objects.bulk_create(seats)
+                games = Game.objects.bulk_create(games)
+                hands = []
+                for game in games:
+                    total = [0, 0]
+                    for number in range(1, HANDS + 1):
+                        a = rng.choice((0, 20, 40, 62, 81, 82, 90, 100, 120, 140, 162))
+                        playing = rng.choice("AB")
+                        roem = (rng.choice((0, 0, 20, 50)), 0) if a else (0, 0)
+                        result = score_hand(core, playing=playing, points=(a, 162 - a), roem=roem)
+                        total[0] += result.scores[0]
+                        total[1] += result.scores[1]
+                        hands.append(
+                            Hand(
+                                game=game,
+                                number=number,
+                                playing=playing,
+                                points_a=a,
+                                points_b=162 - a,
+                                roem_a=roem[0],
+                                score_a=result.scores[0],
+                                score_b=result.scores[1],
+                                nat=result.nat,
+                            )
+                        )
+                    game.total_a, game.total_b = total
+                    game.hands_entered = HANDS
+                Hand.objects.bulk_create(hands, batch_size=2000)
+                Game.objects.bulk_update(games, ["total_a", "total_b", "hands_entered"])
+    return competition, evenings[-1]
+
+
+def timed(func, repeat=5):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def measure(competition, evening):
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    client = Client()
+    pages = {
+        "standings page": reverse(
+            "results:standings", kwargs={"club": "bench", "pk": competition.pk}
+        ),
+        "evening result page": reverse(
+            "results:evening", kwargs={"club": "bench", "pk": evening.pk}
+        ),
+    }
+    raw = (
+        "SELECT s.member_id, SUM(CASE WHEN s.position IN ('N','S') THEN g.total_a "
+        "ELSE g.total_b END) FROM tournaments_seat s "
+        "JOIN scoring_game g ON g.table_id = s.table_id GROUP BY s.member_id"
+    )
+
+    def run_raw():
+        with connection.cursor() as cursor:
+            cursor.execute(raw)
+            cursor.fetchall()
+
+    if os.environ.get("BENCH_PROFILE"):
+        import cProfile
+
+        cProfile.runctx(
+            "client.get(url)",
+            globals(),
+            {"client": client, "url": pages[os.environ["BENCH_PROFILE"]]},
+            sort="cumtime",
+        )
+    baseline = timed(run_raw)
+    print(f"baseline: one raw SQL aggregate of all points: {baseline * 1000:.1f} ms")
+    for name, url in pages.items():
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        count = len(queries)
+        assert response.status_code == 200, response.status_code
+        seconds = timed(lambda url=url: client.get(url))
+        print(
+            f"{name}: {seconds * 1000:.1f} ms, {count} queries, "
+            f"{seconds / baseline:.1f}x the raw aggregate"
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
