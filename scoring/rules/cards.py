@@ -233,7 +233,9 @@ def _build_parse() -> dict[object, Card]:
     rank_spellings[Rank.TEN] |= {"10"}
     suit_spellings = {s: {_SUIT_LETTERS[s], _SUIT_LETTERS[s].lower(), "♣♦♥♠"[s]} for s in range(4)}
     for card in CARDS:
-        table[int(card)] = card
+        # The Card itself is the key (equal to its int): a lookup by a Card then hits
+        # by identity, the common case in hot loops.
+        table[card] = card
         for r in rank_spellings[card & 7]:
             for s in suit_spellings[card >> 3]:
                 table[r + s] = card
@@ -241,10 +243,14 @@ def _build_parse() -> dict[object, Card]:
 
 
 _PARSE: dict[object, Card] = _build_parse()
+#: Every accepted spelling of a card -> its plain int (plain ints are faster in
+#: arithmetic than the ``Card`` subclass), and -> its bit in a card mask.
+_INDEX: dict[object, int] = {k: int(v) for k, v in _PARSE.items()}
+_BIT: dict[object, int] = {k: 1 << int(v) for k, v in _PARSE.items()}
 
 _SUIT_PARSE: dict[object, Suit] = {}
 for _suit in Suit:
-    _SUIT_PARSE[int(_suit)] = _suit
+    _SUIT_PARSE[_suit] = _suit  # equal to its int; keyed by the member for speed
     for _spelling in (
         _suit.letter,
         _suit.letter.lower(),
@@ -258,8 +264,7 @@ del _suit, _spelling
 
 def _bad_card_message(code: object) -> str:
     return (
-        f"{code!r} is not a card: write rank + suit, ranks 7 8 9 T (or 10) J Q K A, "
-        "suits C D H S"
+        f"{code!r} is not a card: write rank + suit, ranks 7 8 9 T (or 10) J Q K A, suits C D H S"
     )
 
 
@@ -304,9 +309,7 @@ def card_points(card: Card | str | int, trump: Suit | str | int) -> int:
 
 #: ``_POINTS[trump][card]``: card points.
 _POINTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        (TRUMP_POINTS if c >> 3 == t else PLAIN_POINTS)[_RANKS[c & 7]] for c in range(32)
-    )
+    tuple((TRUMP_POINTS if c >> 3 == t else PLAIN_POINTS)[_RANKS[c & 7]] for c in range(32))
     for t in range(4)
 )
 

@@ -1,0 +1,188 @@
+"""The rules of Klaverjas as clubs score it: pure Python, no Django.
+
+Everything the site knows about the game lives here: cards and tricks, what a hand
+is worth, when a game ends, and the rule sets that say how a club plays. The
+Django apps store raw entries and call in; nothing here imports Django (a test
+checks).
+
+Glossary
+========
+The code uses the clubs' own words (DOMAIN.md), always the same ones:
+
+boompje (boom)
+    One game of 16 hands (``Ruleset.hands_per_game``); each of the four players
+    deals four times. A tie after the last hand plays extra hands.
+spel, hand
+    One deal of eight tricks. The unit :func:`score_hand` scores.
+slag
+    A trick: four cards, one per player, leader first. :class:`Trick`,
+    :func:`trick_winner`.
+troef
+    Trumps: J 20, 9 14, A 11, 10 10, K 4, Q 3, 8 0, 7 0, in that order.
+roem
+    Bonus points for combinations -- found inside a trick for the team that takes
+    it (in-trick, the default), or declared from the hand (``RoemRule.DECLARED``):
+    runs of three (20) and four (50) in the natural order 7 8 9 10 J Q K A, four
+    aces/tens/kings/queens (100), four jacks (200). Never *meld*.
+stuk
+    Trump king + queen together: 20 roem.
+nat
+    The playing team (the one that named trump) failed: it banks nothing and the
+    defenders bank 162 plus roem as the rule set says. Only the playing team can
+    be nat.
+pit (mars)
+    One team took all eight tricks: a bonus of 100 (``Ruleset.pit_bonus``), written
+    "162 + 100". Never *march* or *slam*.
+wij / zij
+    The two columns of the paper score sheet: team A (North/South, seats 0 and 2)
+    is *wij*, team B (East/West, seats 1 and 3) is *zij*. :class:`Team`.
+roefel
+    The first hand of a match in some rule sets: clubs are trumps and the
+    forehand's team plays.
+forehand
+    The player left of the dealer: speaks first and always leads the first trick.
+
+The 162 invariant
+    The 32 cards hold 152 card points and the last trick adds 10: every hand is
+    worth exactly 162 card points, shared by the two teams. Roem and pit come on
+    top. A team can have 162 without pit (the other took a trick worth 0) and roem
+    with 0 card points (a trick of 7-8-9 and a zero card).
+
+Map
+===
+:mod:`.cards` -- :class:`Card` (an int 0..31), :class:`Suit`, :class:`Rank`, tables.
+:mod:`.teams` -- :class:`Team`, :class:`Seat`, :class:`PerTeam`.
+:mod:`.rulesets` -- :class:`Ruleset`, the presets in :data:`RULESETS`.
+:mod:`.tricks` -- trick winner, points, roem; :func:`legal_cards`.
+:mod:`.roem` -- roem combinations, declarations, what a team can hold.
+:mod:`.hands` -- :func:`score_hand`, :class:`HandResult`, :class:`InvalidHand`.
+:mod:`.games` -- :func:`score_game`, :class:`GameResult`.
+:mod:`.simulate` -- :func:`simulate_deal`, :class:`Deal`.
+:mod:`.bench` -- ``python -m scoring.rules.bench``.
+
+>>> from scoring.rules import get_ruleset, score_hand
+>>> score_hand(get_ruleset("rotterdam"), playing="A", points=(90, 72), roem=(20, 0)).scores
+PerTeam(a=110, b=72)
+"""
+
+from .cards import (
+    CARD_POINTS_TOTAL,
+    CARDS,
+    DECK,
+    HAND_TOTAL,
+    LAST_TRICK_BONUS,
+    Card,
+    InvalidCard,
+    Rank,
+    Suit,
+    card_points,
+    parse_card,
+    parse_cards,
+    parse_suit,
+)
+from .games import GameResult, InvalidGame, dealer_of_hand, game_state, score_game
+from .hands import HandResult, InvalidHand, Outcome, score_hand
+from .roem import (
+    DECLARED_TEAM_TOTALS,
+    IN_TRICK_MAX,
+    IN_TRICK_MIN_POINTS,
+    IN_TRICK_PIT_TOTALS,
+    IN_TRICK_TEAM_TOTALS,
+    Roem,
+    RoemKind,
+    declared_roem,
+    describe_roem,
+    hand_declarations,
+)
+from .rulesets import (
+    DEFAULT_RULESET,
+    PRESET_NAMES,
+    RULESETS,
+    Chooser,
+    GameEnd,
+    InvalidRuleset,
+    NatBasis,
+    NatRoem,
+    PlayRule,
+    RoemRule,
+    Ruleset,
+    TieRule,
+    get_ruleset,
+    ruleset_from,
+)
+from .simulate import Deal, simulate_deal
+from .teams import PerTeam, Seat, Team
+from .tricks import (
+    Trick,
+    TrickScore,
+    legal_cards,
+    legal_mask,
+    score_trick,
+    trick_points,
+    trick_roem,
+    trick_roem_detail,
+    trick_winner,
+)
+
+__all__ = [
+    "CARDS",
+    "CARD_POINTS_TOTAL",
+    "DECK",
+    "DECLARED_TEAM_TOTALS",
+    "DEFAULT_RULESET",
+    "HAND_TOTAL",
+    "IN_TRICK_MAX",
+    "IN_TRICK_MIN_POINTS",
+    "IN_TRICK_PIT_TOTALS",
+    "IN_TRICK_TEAM_TOTALS",
+    "LAST_TRICK_BONUS",
+    "PRESET_NAMES",
+    "RULESETS",
+    "Card",
+    "Chooser",
+    "Deal",
+    "GameEnd",
+    "GameResult",
+    "HandResult",
+    "InvalidCard",
+    "InvalidGame",
+    "InvalidHand",
+    "InvalidRuleset",
+    "NatBasis",
+    "NatRoem",
+    "Outcome",
+    "PerTeam",
+    "PlayRule",
+    "Rank",
+    "Roem",
+    "RoemKind",
+    "RoemRule",
+    "Ruleset",
+    "Seat",
+    "Suit",
+    "Team",
+    "TieRule",
+    "Trick",
+    "TrickScore",
+    "card_points",
+    "dealer_of_hand",
+    "declared_roem",
+    "describe_roem",
+    "game_state",
+    "get_ruleset",
+    "hand_declarations",
+    "legal_cards",
+    "legal_mask",
+    "parse_card",
+    "parse_cards",
+    "parse_suit",
+    "ruleset_from",
+    "score_game",
+    "score_hand",
+    "score_trick",
+    "simulate_deal",
+    "trick_points",
+    "trick_roem",
+    "trick_roem_detail",
+    "trick_winner",
+]

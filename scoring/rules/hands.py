@@ -1,0 +1,541 @@
+"""Scoring one hand (spel): what a score-sheet row records and what each team banks.
+
+A row of the tellijst holds who played (named trump), the card points of each
+team (they add up to 162), each team's roem, and pit. :func:`score_hand` checks
+that row and returns a :class:`HandResult`:
+
+* **made** -- the playing team has strictly more than the defenders (card points +
+  roem, or card points only: ``ruleset.nat_basis``); each team banks its card
+  points + roem, + ``ruleset.pit_bonus`` for a pit;
+* **nat** -- otherwise: the playing team banks nothing, the defenders bank 162 +
+  roem as ``ruleset.nat_roem`` says (+ the pit bonus if they took every trick).
+  The defenders can never be nat.
+
+Rows no deal can produce raise :class:`InvalidHand`, which names the field, gives
+a stable ``code`` and the ``params`` of its English message, for the site to
+translate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from .cards import HAND_TOTAL
+from .roem import (
+    DECLARED_ITEM_POINTS,
+    DECLARED_MAX,
+    DECLARED_TEAM_MULTISETS,
+    DECLARED_TOTAL_READINGS,
+    IN_TRICK_MAX,
+    IN_TRICK_MIN_POINTS,
+    IN_TRICK_PIT_TOTALS,
+)
+from .rulesets import Choice, NatBasis, NatRoem, RoemRule, Ruleset, get_ruleset
+from .teams import _TEAM_PARSE, PerTeam, Team
+
+__all__ = ["HandResult", "InvalidHand", "Outcome", "score_hand"]
+
+
+class InvalidHand(ValueError):
+    """A hand entry no deal can produce; ``str()`` is an English message for a scorer.
+
+    Machine-readable, for the site to translate:
+
+    ``field``
+        ``"playing"``, ``"points"``, ``"roem"`` or ``"pit"``.
+    ``code``
+        ``"unknown_team"`` (playing or pit is not A or B), ``"not_pair"`` (points or
+        roem is not one value per team), ``"not_integer"`` (bools, floats, strings),
+        ``"points_negative"``, ``"points_sum"`` (not 162 together),
+        ``"points_impossible"`` (1 point: no card is worth 1),
+        ``"pit_without_all_points"``, ``"roem_negative"``, ``"roem_impossible"``
+        (no set of tricks or declarations makes it, e.g. 10 or 30),
+        ``"roem_too_high"`` (more than a hand holds, or than the team's card
+        points allow), ``"roem_without_tricks"`` (the other team's pit),
+        ``"roem_conflict"`` (declared roem: both teams score runs, or two stuks).
+    ``params``
+        The values the message uses: ``team``, ``value``, ``total``, ``limit``, ...
+    """
+
+    def __init__(
+        self, message: str, *, field: str, code: str, params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.field = field
+        self.code = code
+        self.params = params or {}
+
+    def __repr__(self) -> str:
+        return f"InvalidHand({str(self)!r}, field={self.field!r}, code={self.code!r})"
+
+
+class Outcome(Choice):
+    """How the hand went for the playing team."""
+
+    MADE = "made"
+    NAT = "nat"
+
+
+class HandResult(NamedTuple):
+    """A scored hand: the entry as checked, and what each team banks.
+
+    ``points`` and ``roem`` are the entered card points and roem totals per team
+    (declarations summed); ``scores`` is what each team banks for the hand. A
+    ``NamedTuple``: immutable and cheap to make (``score_hand`` is a hot path).
+    """
+
+    playing: Team
+    points: PerTeam
+    roem: PerTeam
+    pit: Team | None
+    outcome: Outcome
+    scores: PerTeam
+
+    @property
+    def nat(self) -> bool:
+        """True when the playing team failed its contract."""
+        return self[4] is Outcome.NAT
+
+    @property
+    def made(self) -> bool:
+        return self[4] is Outcome.MADE
+
+    @property
+    def defenders(self) -> Team:
+        return self[0].other
+
+    def swapped(self) -> HandResult:
+        """The same hand with teams A and B exchanged."""
+        return HandResult(
+            playing=self.playing.other,
+            points=self.points.swapped(),
+            roem=self.roem.swapped(),
+            pit=None if self.pit is None else self.pit.other,
+            outcome=self.outcome,
+            scores=self.scores.swapped(),
+        )
+
+
+def _as_ruleset(ruleset: object) -> Ruleset:
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    if ruleset is None:
+        return get_ruleset()
+    if isinstance(ruleset, str):
+        return get_ruleset(ruleset)
+    raise TypeError(f"expected a Ruleset or a preset name, not {ruleset!r}")
+
+
+def _team(value: object, field: str) -> Team:
+    try:
+        team = _TEAM_PARSE.get(value)  # type: ignore[arg-type]
+    except TypeError:
+        team = None
+    if team is None:
+        raise InvalidHand(
+            f"{field} must be team A (wij, North/South) or team B (zij, East/West), not {value!r}",
+            field=field,
+            code="unknown_team",
+            params={"value": value},
+        )
+    return team
+
+
+def _pair(value: object, field: str, what: str) -> tuple[Any, Any]:
+    try:
+        a, b = value  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise InvalidHand(
+            f"{what} must be given as two values, one for team A and one for team B, not {value!r}",
+            field=field,
+            code="not_pair",
+            params={"value": value},
+        ) from None
+    if isinstance(value, str | bytes):
+        raise InvalidHand(
+            f"{what} must be given as two numbers, not the text {value!r}",
+            field=field,
+            code="not_pair",
+            params={"value": value},
+        )
+    return a, b
+
+
+def _integer(value: object, field: str, what: str, team: str) -> int:
+    if type(value) is int:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    raise InvalidHand(
+        f"{what} of team {team} must be a whole number, not {value!r}",
+        field=field,
+        code="not_integer",
+        params={"team": team, "value": value},
+    )
+
+
+def _check_points(points: object) -> tuple[int, int]:
+    a, b = _pair(points, "points", "card points")
+    a = _integer(a, "points", "card points", "A")
+    b = _integer(b, "points", "card points", "B")
+    for team, value in (("A", a), ("B", b)):
+        if value < 0:
+            raise InvalidHand(
+                f"card points of team {team} cannot be negative ({value})",
+                field="points",
+                code="points_negative",
+                params={"team": team, "value": value},
+            )
+    if a + b != HAND_TOTAL:
+        raise InvalidHand(
+            f"card points must add up to {HAND_TOTAL}: team A {a} + team B {b} = {a + b}",
+            field="points",
+            code="points_sum",
+            params={"a": a, "b": b, "total": a + b, "expected": HAND_TOTAL},
+        )
+    for team, value in (("A", a), ("B", b)):
+        if value == 1:
+            raise InvalidHand(
+                f"card points of team {team} cannot be 1: no card is worth 1 point "
+                "and the last trick is worth 10",
+                field="points",
+                code="points_impossible",
+                params={"team": team, "value": value},
+            )
+    return a, b
+
+
+def _roem_value(value: object, team: str) -> tuple[int, tuple[int, ...] | None]:
+    """(total, items or None) of one team's roem entry: an int or a sequence."""
+    if type(value) is int:
+        items = None
+        total = value
+    elif isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        items = tuple(_integer(v, "roem", "each roem", team) for v in value)
+        total = sum(items)
+    else:
+        items = None
+        total = _integer(value, "roem", "roem", team)
+    if total < 0 or (items and min(items) < 0):
+        raise InvalidHand(
+            f"roem of team {team} cannot be negative ({total if items is None else items})",
+            field="roem",
+            code="roem_negative",
+            params={"team": team, "value": total},
+        )
+    return total, items
+
+
+def _impossible(team: str, value: int, reason: str) -> InvalidHand:
+    return InvalidHand(
+        f"roem of team {team} cannot be {value}: {reason}",
+        field="roem",
+        code="roem_impossible",
+        params={"team": team, "value": value},
+    )
+
+
+def _too_high(team: str, value: int, limit: int, reason: str) -> InvalidHand:
+    return InvalidHand(
+        f"roem of team {team} cannot be {value}: {reason}",
+        field="roem",
+        code="roem_too_high",
+        params={"team": team, "value": value, "limit": limit},
+    )
+
+
+_SUM_REASON = (
+    "roem is a sum of 20 (run of three, stuk), 50 (run of four), 100 (four aces, tens, "
+    "kings or queens) and 200 (four jacks), so never 10 or 30"
+)
+_TRICK_ITEMS = frozenset({0, 20, 40, 50, 70, 100, 200})
+
+
+def _check_in_trick_team(
+    team: str, total: int, items: tuple[int, ...] | None, points: int, pit: Team | None
+) -> None:
+    if items is not None:
+        for item in items:
+            if item not in _TRICK_ITEMS:
+                raise _impossible(
+                    team,
+                    item,
+                    "the roem of one trick is 20, 40, 50, 70, 100 or 200",
+                )
+    if pit is not None and pit != team:
+        if total:
+            raise InvalidHand(
+                f"team {team} took no trick (team {pit} made pit), so it has no roem, not {total}",
+                field="roem",
+                code="roem_without_tricks",
+                params={"team": team, "value": total, "pit": str(pit)},
+            )
+        return
+    if pit == team:
+        if total not in IN_TRICK_PIT_TOTALS:
+            if total > IN_TRICK_MAX:
+                raise _too_high(
+                    team, total, IN_TRICK_MAX, f"one hand holds at most {IN_TRICK_MAX} roem"
+                )
+            reason = _SUM_REASON if total < 40 or total % 10 else "no set of tricks makes it"
+            raise _impossible(team, total, reason)
+        return
+    need = IN_TRICK_MIN_POINTS.get(total)
+    if need is None:
+        limit = max(IN_TRICK_MIN_POINTS)
+        if total > limit:
+            raise _too_high(
+                team,
+                total,
+                limit,
+                f"a team without pit holds at most {limit} roem (700 needs all eight tricks)",
+            )
+        reason = _SUM_REASON if total < 40 or total % 10 else "no set of tricks makes it"
+        raise _impossible(team, total, reason)
+    if points < need:
+        raise InvalidHand(
+            f"roem of team {team} cannot be {total} with {points} card points: the tricks "
+            f"that make {total} roem hold at least {need} card points",
+            field="roem",
+            code="roem_too_high",
+            params={"team": team, "value": total, "points": points, "limit": need},
+        )
+
+
+def _check_in_trick(
+    ra: int,
+    rb: int,
+    items_a: tuple[int, ...] | None,
+    items_b: tuple[int, ...] | None,
+    pa: int,
+    pb: int,
+    pit: Team | None,
+) -> None:
+    _check_in_trick_team("A", ra, items_a, pa, pit)
+    _check_in_trick_team("B", rb, items_b, pb, pit)
+    both = ra + rb
+    if pit is None and both not in IN_TRICK_PIT_TOTALS:
+        params = {"a": ra, "b": rb, "value": both, "limit": IN_TRICK_MAX}
+        if both > IN_TRICK_MAX:
+            raise InvalidHand(
+                f"roem of both teams together cannot be {both} (A {ra} + B {rb}): "
+                f"one hand holds at most {IN_TRICK_MAX}",
+                field="roem",
+                code="roem_too_high",
+                params=params,
+            )
+        raise InvalidHand(
+            f"roem of both teams together cannot be {both} (A {ra} + B {rb}): "
+            "no deal's tricks make it",
+            field="roem",
+            code="roem_impossible",
+            params=params,
+        )
+
+
+def _declared_readings(
+    team: str, total: int, items: tuple[int, ...] | None
+) -> frozenset[tuple[bool, bool]]:
+    if items is not None:
+        for item in items:
+            if item not in DECLARED_ITEM_POINTS:
+                raise _impossible(
+                    team,
+                    item,
+                    "a declaration is 20 (run of three, stuk), 50 (run of four) or 100 "
+                    "(run of five or more)",
+                )
+        readings = DECLARED_TEAM_MULTISETS.get(tuple(sorted(items)))
+        if readings is None and total <= DECLARED_MAX:
+            raise _impossible(
+                team,
+                total,
+                f"one team cannot hold the declarations {', '.join(map(str, items))} in one hand",
+            )
+    else:
+        readings = DECLARED_TOTAL_READINGS.get(total)
+    if readings is None:
+        if total > DECLARED_MAX:
+            raise _too_high(
+                team,
+                total,
+                DECLARED_MAX,
+                f"one team declares at most {DECLARED_MAX} roem in a hand",
+            )
+        raise _impossible(
+            team,
+            total,
+            "declared roem is a sum of runs (20, 50, 100) and stuk (20) that one team can hold",
+        )
+    return readings
+
+
+def _check_declared(
+    ra: int,
+    rb: int,
+    items_a: tuple[int, ...] | None,
+    items_b: tuple[int, ...] | None,
+    pit: Team | None,
+) -> None:
+    readings_a = _declared_readings("A", ra, items_a)
+    readings_b = _declared_readings("B", rb, items_b)
+    if pit is not None:
+        other, value = (Team.B, rb) if pit is Team.A else (Team.A, ra)
+        if value:
+            raise InvalidHand(
+                f"team {other} took no trick (team {pit} made pit), so it has no roem, not {value}",
+                field="roem",
+                code="roem_without_tricks",
+                params={"team": str(other), "value": value, "pit": str(pit)},
+            )
+    for runs_a, stuk_a in readings_a:
+        for runs_b, stuk_b in readings_b:
+            if not (runs_a and runs_b) and not (stuk_a and stuk_b):
+                return
+    raise InvalidHand(
+        f"declared roem of team A ({ra}) and team B ({rb}) cannot go together: only the "
+        "team with the highest run scores its runs, and there is one stuk",
+        field="roem",
+        code="roem_conflict",
+        params={"a": ra, "b": rb},
+    )
+
+
+def score_hand(
+    ruleset: Ruleset | str | None,
+    *,
+    playing: Team | str,
+    points: Sequence[int],
+    roem: Sequence[int | Sequence[int]] = (0, 0),
+    pit: Team | str | None = None,
+) -> HandResult:
+    """Check one hand's entry and score it under ``ruleset``.
+
+    ``playing``
+        The team that named trump: ``"A"`` (North/South, wij), ``"B"`` or a Team.
+    ``points``
+        Card points of A and B, the last-trick 10 included; they add up to 162.
+    ``roem``
+        Roem of A and B: totals, or (for declared roem) each a sequence of separate
+        declarations such as ``((50, 20), ())``; for in-trick roem a sequence is the
+        roem of separate tricks.
+    ``pit``
+        The team that took all eight tricks (it has all 162 card points), or None.
+
+    Raises :class:`InvalidHand` for an entry no deal can produce. The checks are
+    exact for card points (any split but 1-161 can happen) and use the bounds of
+    :mod:`scoring.rules.roem` for roem, which never reject a real hand.
+
+    >>> score_hand(get_ruleset("rotterdam"), playing="A", points=(81, 81)).scores
+    PerTeam(a=0, b=162)
+    """
+    if type(ruleset) is not Ruleset:
+        ruleset = _as_ruleset(ruleset)
+    try:
+        team = _TEAM_PARSE[playing]
+    except (KeyError, TypeError):
+        team = _team(playing, "playing")
+
+    # Card points: the fast path for a pair of plain ints, the checks otherwise.
+    if (type(points) is tuple or type(points) is PerTeam) and len(points) == 2:
+        pa, pb = points
+        if type(pa) is not int or type(pb) is not int or pa < 2 or pb < 2 or pa + pb != HAND_TOTAL:
+            pa, pb = _check_points(points)
+    else:
+        pa, pb = _check_points(points)
+
+    pit_team = None
+    if pit is not None:
+        pit_team = _team(pit, "pit")
+        if (pa if pit_team is _A else pb) != HAND_TOTAL:
+            have = pa if pit_team is _A else pb
+            raise InvalidHand(
+                f"pit for team {pit_team} needs all {HAND_TOTAL} card points; "
+                f"team {pit_team} has {have}",
+                field="pit",
+                code="pit_without_all_points",
+                params={"team": str(pit_team), "value": have},
+            )
+
+    # Roem: the fast path for in-trick totals as plain ints without pit.
+    if (
+        (type(roem) is tuple or type(roem) is PerTeam)
+        and len(roem) == 2
+        and type(ra := roem[0]) is int
+        and type(rb := roem[1]) is int
+        and pit_team is None
+        and ruleset.roem_rule is _IN_TRICK
+        and pa >= _MIN_POINTS_GET(ra, 1_000)
+        and pb >= _MIN_POINTS_GET(rb, 1_000)
+        and ra + rb in IN_TRICK_PIT_TOTALS
+    ):
+        pass
+    else:
+        value_a, value_b = _pair(roem, "roem", "roem")
+        ra, items_a = _roem_value(value_a, "A")
+        rb, items_b = _roem_value(value_b, "B")
+        if ruleset.roem_rule is _DECLARED:
+            _check_declared(ra, rb, items_a, items_b, pit_team)
+        else:
+            _check_in_trick(ra, rb, items_a, items_b, pa, pb, pit_team)
+
+    if team is _A:
+        own, other, own_roem, other_roem = pa, pb, ra, rb
+    else:
+        own, other, own_roem, other_roem = pb, pa, rb, ra
+    if ruleset.nat_basis is _POINTS_AND_ROEM:
+        nat = own + own_roem <= other + other_roem
+    else:
+        nat = own <= other
+
+    if not nat:
+        sa = pa + ra
+        sb = pb + rb
+        if pit_team is not None:
+            if pit_team is _A:
+                sa += ruleset.pit_bonus
+            else:
+                sb += ruleset.pit_bonus
+        outcome = _MADE
+    else:
+        nat_roem = ruleset.nat_roem
+        if nat_roem is _TO_DEFENDERS:
+            playing_score, defenders_score = 0, HAND_TOTAL + ra + rb
+        elif nat_roem is _KEPT_BY_EACH:
+            playing_score, defenders_score = own_roem, HAND_TOTAL + other_roem
+        else:
+            playing_score, defenders_score = 0, HAND_TOTAL + other_roem
+        if pit_team is not None and pit_team is not team:
+            defenders_score += ruleset.pit_bonus
+        if team is _A:
+            sa, sb = playing_score, defenders_score
+        else:
+            sa, sb = defenders_score, playing_score
+        outcome = _NAT
+
+    return _new(
+        HandResult,
+        (
+            team,
+            _new(PerTeam, (pa, pb)),
+            _new(PerTeam, (ra, rb)),
+            pit_team,
+            outcome,
+            _new(PerTeam, (sa, sb)),
+        ),
+    )
+
+
+_new = tuple.__new__
+# Enum members as module constants: a class attribute lookup on an enum costs more
+# than the rest of a hot line.
+_A = Team.A
+_IN_TRICK = RoemRule.IN_TRICK
+_DECLARED = RoemRule.DECLARED
+_POINTS_AND_ROEM = NatBasis.POINTS_AND_ROEM
+_TO_DEFENDERS = NatRoem.TO_DEFENDERS
+_KEPT_BY_EACH = NatRoem.KEPT_BY_EACH
+_MADE = Outcome.MADE
+_NAT = Outcome.NAT
+_MIN_POINTS_GET = IN_TRICK_MIN_POINTS.get
