@@ -8,7 +8,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench messages venv demo clean
+.PHONY: run lan test lint format bench messages venv demo backup clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (python3.11 or python3 on PATH)."; exit 1; }
@@ -24,6 +24,13 @@ run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# The club laptop serving the hall's network (gunicorn, SQLite in WAL mode).
+lan: $(STAMP)
+	$(PY) scripts/lan.py --port $(PORT)
+
+backup: $(STAMP)
+	$(PY) manage.py backup
 
 demo: $(STAMP)
 	$(PY) manage.py migrate --noinput
