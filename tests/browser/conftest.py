@@ -1,0 +1,109 @@
+"""Browser tests: Playwright driving Debian's Chromium (/usr/bin/chromium).
+
+No browser is ever downloaded. Where Debian's Chromium is missing the tests
+are skipped with one clear line, except under CI=true, where that is a
+failure. Screenshots of each step go to ``test-artifacts/browser/``.
+
+The live server runs on 127.0.0.1 with the suite's real database; tests that
+use it need ``transactional_db`` (the ``live_server`` fixture sees committed
+data only).
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-features=Translate,MediaRouter,OptimizationHints",
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Debian's Chromium is not installed at {CHROMIUM}; CI needs it.")
+        pytest.skip(f"browser tests skipped: Debian's Chromium is not installed at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("playwright is not installed; CI needs it.")
+        pytest.skip("browser tests skipped: the playwright package is not installed")
+    # Playwright's sync API runs an event loop; Django must allow the ORM beside it.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh browser context (own cookies) with a Dutch locale and a phone-ish window."""
+    context = browser.new_context(locale="nl-NL", viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A phone-sized context, as a scorer at the table uses."""
+    context = browser.new_context(
+        locale="nl-NL",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def shot(request):
+    """shot(page, "step-name"): save a screenshot as a test artefact."""
+    folder = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.name)
+    folder.mkdir(parents=True, exist_ok=True)
+    counter = iter(range(1, 1000))
+
+    def take(page, name):
+        path = folder / f"{next(counter):02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+def login(page, live_server, username, password="pw"):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
