@@ -58,9 +58,7 @@ test: $(STAMP) lint
 	fi
 
 bench: $(STAMP)
-	$(PY) -m scoring.rules.bench
-	$(PY) -m tournaments.draw_bench
-	$(PY) -m scoring.bench_standings
+	$(PY) scripts/bench_report.py
 
 # Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed.
 messages: $(STAMP)

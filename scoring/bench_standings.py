@@ -17,6 +17,8 @@ import sys
 import tempfile
 import time
 
+from scoring.benchrecord import record
+
 PLAYERS, EVENINGS, ROUNDS, HANDS = 100, 40, 3, 16
 
 
@@ -203,6 +205,15 @@ def measure(competition, evening):
         print(
             f"{name}: {seconds * 1000:.1f} ms, {count} queries, "
             f"{seconds / baseline:.1f}x the raw aggregate"
+        )
+        record(
+            "pages (48,000 hands)",
+            f"{name} ({count} queries)",
+            seconds * 1000,
+            "ms",
+            baseline=baseline * 1000,
+            baseline_name="one raw SQL aggregate",
+            lower_is_better=True,
         )
 
 

@@ -15,6 +15,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from scoring.benchrecord import record
 from tournaments.draw import DrawHistory, RoundDraw, TableDraw, evening_draw, repeat_counts
 
 SIZES = [(120, 6), (40, 6), (24, 6), (16, 3)]
@@ -73,6 +74,15 @@ def main(argv: list[str] | None = None) -> None:
             f"{n:>7} {rounds:>6} {draw_time * 1000:>9.1f} {base_time * 1000:>10.2f} "
             f"{draw_time / base_time:>6.0f}x  {'/'.join(map(str, draw_repeats)):>14}  "
             f"{'/'.join(map(str, base_repeats)):>15}"
+        )
+        record(
+            "draw",
+            f"evening of {n} players, {rounds} rounds ({'/'.join(map(str, draw_repeats))} repeats)",
+            draw_time * 1000,
+            "ms",
+            baseline=base_time * 1000,
+            baseline_name="random shuffle draw",
+            lower_is_better=True,
         )
     total, drawn, shuffled = season_spread()
     print(

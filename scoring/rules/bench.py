@@ -32,6 +32,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
+from scoring.benchrecord import record
+
 from .cards import CARDS, Card, Suit
 from .hands import score_hand
 from .rulesets import get_ruleset
@@ -252,6 +254,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         naive_text = f"{rates[2]:>13,.0f}{rate / rates[2]:>9.1f}x" if naive else ""
         print(f"{name:<48}{rate:>12,.0f}{rate / baseline_here:>12.4f}{naive_text}", flush=True)
         results[name] = rate
+        record(
+            "rules core",
+            name,
+            rate,
+            "per CPU second",
+            baseline=baseline_here,
+            baseline_name="plain Python 4-argument call",
+        )
 
     # score_hand: a mix of entries as a club evening produces them.
     rotterdam = get_ruleset("rotterdam")
