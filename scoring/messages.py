@@ -19,6 +19,12 @@ MESSAGES = {
     "pit_without_all_points": _("Pit (mars) needs all 162 card points for that team."),
     "roem_without_tricks": _("A team that took no trick has no roem."),
     "unknown_team": _("Choose the team that played (wij or zij)."),
+    "not_pair": _("Enter one value for each team."),
+    "points_impossible": _("No card is worth 1 point: a team has 0 or at least 2 card points."),
+    "roem_conflict": _(
+        "These declarations cannot go together: only the team with the highest run "
+        "scores its runs, and there is one stuk."
+    ),
 }
 
 # The core's field names -> the form's.

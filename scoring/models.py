@@ -63,6 +63,15 @@ class Game(models.Model):
     version = models.PositiveIntegerField(
         _("version"), default=0, help_text=_("Goes up with every change; stale forms are refused.")
     )
+    scorer_team = models.CharField(
+        _("team keeping score"),
+        max_length=1,
+        choices=Team.choices,
+        blank=True,
+        help_text=_(
+            "Chosen at the table with the first hand; a player of the other team confirms."
+        ),
+    )
     confirmed_by = models.CharField(_("confirmed by"), max_length=120, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("last change"), auto_now=True)
@@ -82,6 +91,9 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["open", "complete", "confirmed"]),
                 name="game_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(scorer_team__in=["", "A", "B"]), name="game_scorer_team_known"
             ),
         ]
 
@@ -253,6 +265,12 @@ class Adjustment(models.Model):
                 fields=["round", "member", "kind"],
                 condition=Q(kind__in=["sitout", "absence"]),
                 name="one_sitout_or_absence_score_per_round",
+                violation_error_message=_("This player already has this score for this round."),
+            ),
+            models.CheckConstraint(
+                condition=Q(points__gte=-10000, points__lte=10000),
+                name="adjustment_points_in_range",
+                violation_error_message=_("An adjustment is between -10000 and 10000 points."),
             ),
         ]
 

@@ -1,4 +1,4 @@
-"""Every way a score changes: entering, undoing, confirming and correcting.
+"""Every way a score changes: entering, undoing, confirming, correcting, adjusting.
 
 Each service is one transaction that locks the game row first, so two devices
 at one table, a double tap or a phone resending after a lost connection queue
@@ -6,6 +6,14 @@ behind each other and see the state the other left. Inputs are checked by the
 rules core; its ``InvalidHand`` becomes a translated ``ValidationError`` on the
 field it names. Totals are recomputed from the game's hands in the same
 transaction and stored on the game.
+
+Game totals (``Game.total_a``/``total_b``) are the hands' totals only.
+Adjustments (sit-out, absence, verzaken, a director's score) are their own
+entries beside the game; pages show them next to the totals and the rankings
+add hands and adjustments together.
+
+Every change to a hand or a game leaves an ``AuditEntry``: who, when, the
+state before and after, and why.
 """
 
 from dataclasses import dataclass
@@ -15,11 +23,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.permissions import Role, require_role
 from scoring import rules
 from tournaments.models import Evening
 
 from .messages import hand_error
-from .models import AuditEntry, Game, Hand
+from .models import Adjustment, AuditEntry, Game, Hand, Team
 
 HAND_INPUTS = ("playing", "trump", "points_a", "points_b", "roem_a", "roem_b", "pit")
 
@@ -42,7 +51,12 @@ def ruleset_snapshot(ruleset):
 
 
 def hand_snapshot(hand):
-    return {name: getattr(hand, name) for name in ("number", *HAND_INPUTS, "score_a", "score_b")}
+    fields = ("number", *HAND_INPUTS, "score_a", "score_b", "nat")
+    return {name: getattr(hand, name) for name in fields}
+
+
+def _inputs(hand):
+    return tuple(getattr(hand, name) or "" for name in HAND_INPUTS)
 
 
 @dataclass(frozen=True)
@@ -71,6 +85,10 @@ class HandInput:
             raise hand_error(exc) from exc
 
 
+def _user(by):
+    return by if by is not None and by.is_authenticated else None
+
+
 def _actor(by, actor):
     if actor:
         return actor
@@ -80,7 +98,13 @@ def _actor(by, actor):
 
 
 def _lock(game):
-    return Game.objects.select_for_update().select_related("table__round__evening").get(pk=game.pk)
+    """The game row, locked until the transaction ends (only the game row: locking
+    the joined evening too would make every table of the evening wait for each other)."""
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__round__evening__competition")
+        .get(pk=game.pk)
+    )
 
 
 def _check_writable(game, *, director=False):
@@ -101,20 +125,18 @@ def _check_version(game, expected_version):
         )
 
 
+def _summary(game, hands):
+    """The rules core's view of a game from its stored banked scores."""
+    return rules.score_game(game_ruleset(game), [(h.score_a, h.score_b) for h in hands])
+
+
 def _recompute(game, hands):
-    """Store the game's totals and status from its hands (already scored)."""
-    ruleset = game_ruleset(game)
-    results = [
-        rules.score_hand(
-            ruleset,
-            playing=h.playing,
-            points=(h.points_a, h.points_b),
-            roem=(h.roem_a, h.roem_b),
-            pit=h.pit or None,
-        )
-        for h in hands
-    ]
-    summary = rules.score_game(ruleset, results)
+    """Store the game's totals, counts and status from its hands.
+
+    A confirmed game stays confirmed while it is complete; a correction that
+    leaves it incomplete takes the confirmation away.
+    """
+    summary = _summary(game, hands)
     game.total_a, game.total_b = summary.totals
     game.hands_entered = len(hands)
     game.winner = summary.winner or ""
@@ -124,26 +146,13 @@ def _recompute(game, hands):
     game.nat_b = sum(1 for h in hands if h.nat and h.playing == "B")
     game.roem_a = sum(h.roem_a for h in hands)
     game.roem_b = sum(h.roem_b for h in hands)
-    if game.status != Game.Status.CONFIRMED:
+    if game.status != Game.Status.CONFIRMED or not summary.complete:
         game.status = Game.Status.COMPLETE if summary.complete else Game.Status.OPEN
+        game.confirmed_by = ""
+        game.confirmed_at = None
     game.version += 1
     game.save()
     return summary
-
-
-def _game_complete(game, hands):
-    ruleset = game_ruleset(game)
-    results = [
-        rules.score_hand(
-            ruleset,
-            playing=h.playing,
-            points=(h.points_a, h.points_b),
-            roem=(h.roem_a, h.roem_b),
-            pit=h.pit or None,
-        )
-        for h in hands
-    ]
-    return rules.score_game(ruleset, results).complete
 
 
 def _build_hand(game, number, data: HandInput, ruleset):
@@ -164,6 +173,19 @@ def _build_hand(game, number, data: HandInput, ruleset):
     )
 
 
+def _clean(hand):
+    # The rules core has checked everything the check constraints state, and the
+    # game lock keeps hand numbers and entry ids unique; validating the constraints
+    # again would cost three queries each inside the write lock. The database still
+    # holds them.
+    hand.full_clean(exclude=["game"], validate_constraints=False)
+
+
+def hand_preview(*, game: Game, data: HandInput) -> rules.HandResult:
+    """What each team would bank for ``data``, without saving anything."""
+    return data.score(game_ruleset(game))
+
+
 @transaction.atomic
 def hand_record(
     *,
@@ -172,6 +194,7 @@ def hand_record(
     number: int | None = None,
     client_id: str | None = None,
     expected_version: int | None = None,
+    keeper: str = "",
     by=None,
     actor: str = "",
     via: str = "table",
@@ -181,7 +204,8 @@ def hand_record(
     ``client_id`` makes a retry harmless: the same id returns the hand already
     stored. ``number`` (the hand the scorer thinks it is entering) and
     ``expected_version`` turn a stale form into a Conflict instead of a wrong
-    hand number.
+    hand number. ``keeper`` (``"A"`` or ``"B"``) is the team keeping score,
+    recorded once, so that the other team confirms.
     """
     game = _lock(game)
     if client_id:
@@ -202,16 +226,20 @@ def hand_record(
             % {"next": next_number, "number": number}
         )
     _check_version(game, expected_version)
-    if _game_complete(game, hands):
+    if _summary(game, hands).complete:
         raise ValidationError(
             _("This game is complete; no more hands can be entered. Confirm it or undo a hand.")
         )
+    if keeper and not game.scorer_team:
+        if keeper not in Team.values:
+            raise ValidationError({"keeper": _("Choose the team that keeps score.")})
+        game.scorer_team = keeper
     ruleset = game_ruleset(game)
     hand = _build_hand(game, next_number, data, ruleset)
     hand.client_id = client_id or None
-    hand.entered_by = by if by is not None and by.is_authenticated else None
+    hand.entered_by = _user(by)
     hand.entered_via = via
-    hand.full_clean(exclude=["game"])
+    _clean(hand)
     hand.save()
     _recompute(game, [*hands, hand])
     AuditEntry.objects.create(
@@ -242,16 +270,37 @@ def hand_undo(*, game: Game, expected_version=None, by=None, actor="") -> Hand |
         game=game,
         hand_number=before["number"],
         action=AuditEntry.Action.DELETE,
-        user=by if by is not None and by.is_authenticated else None,
+        user=_user(by),
         actor=_actor(by, actor),
         before=before,
     )
     return last
 
 
+def _confirm(game, *, name, by):
+    game.status = Game.Status.CONFIRMED
+    game.confirmed_by = name[:120]
+    game.confirmed_at = timezone.now()
+    game.version += 1
+    game.save()
+    AuditEntry.objects.create(
+        game=game,
+        action=AuditEntry.Action.CONFIRM,
+        user=_user(by),
+        actor=name[:150],
+        after={"total_a": game.total_a, "total_b": game.total_b},
+    )
+
+
 @transaction.atomic
 def game_confirm(*, game: Game, name: str, expected_version=None, by=None) -> Game:
-    """A player of the other team confirms the totals: the game is locked."""
+    """A player of the other team confirms the totals: the game is locked.
+
+    When the table recorded which team keeps score, ``name`` must be a player
+    of the other team.
+    """
+    from .selectors import game_confirmers
+
     game = _lock(game)
     _check_writable(game)
     _check_version(game, expected_version)
@@ -260,42 +309,35 @@ def game_confirm(*, game: Game, name: str, expected_version=None, by=None) -> Ga
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": _("Choose who confirms.")})
-    game.status = Game.Status.CONFIRMED
-    game.confirmed_by = name
-    game.confirmed_at = timezone.now()
-    game.version += 1
-    game.save()
-    AuditEntry.objects.create(
-        game=game,
-        action=AuditEntry.Action.CONFIRM,
-        user=by if by is not None and by.is_authenticated else None,
-        actor=name,
-        after={"total_a": game.total_a, "total_b": game.total_b},
-    )
+    if game.scorer_team and name not in game_confirmers(game):
+        raise ValidationError({"name": _("A player of the other team confirms.")})
+    _confirm(game, name=name, by=by)
     return game
 
 
 @transaction.atomic
 def game_enter_sheet(
-    *, game: Game, rows: list[HandInput], by, reason: str = "", expected_version=None
+    *,
+    game: Game,
+    rows: list[HandInput],
+    by,
+    reason: str = "",
+    expected_version=None,
+    confirm: bool = False,
 ) -> Game:
     """Replace a game's hands with a whole paper score sheet, all or nothing.
 
     Used by the director's grid: for a game without hands it is plain entry;
-    for a game with hands (or a confirmed one) it is a correction and needs a
+    changing a game with hands (or a confirmed one) is a correction and needs a
     reason. Every row is checked; errors are reported per row and nothing is
-    saved.
+    saved. A sheet equal to the stored hands changes nothing. With ``confirm``
+    (the sheet is signed by both teams) a complete game is confirmed as well.
     """
-    from clubs.permissions import Role, require_role
-
     game = _lock(game)
     club = game.table.round.evening.competition.club
     require_role(by, club, Role.DIRECTOR)
     _check_version(game, expected_version)
     old = list(game.hands.order_by("number"))
-    correcting = bool(old) or game.is_locked
-    if correcting and not reason.strip():
-        raise ValidationError({"reason": _("Give the reason for the correction.")})
     ruleset = game_ruleset(game)
     errors, new = {}, []
     for index, row in enumerate(rows, start=1):
@@ -307,28 +349,35 @@ def game_enter_sheet(
         raise SheetErrors(errors)
     # A game ends by the rule set: a sheet may not run past its end.
     for cut in range(1, len(new)):
-        if _game_complete(game, new[:cut]):
+        if _summary(game, new[:cut]).complete:
             raise ValidationError(
                 _("The game was complete after hand %(number)s; remove the rows after it.")
                 % {"number": cut}
             )
-    before = [hand_snapshot(h) for h in old]
-    game.hands.all().delete()
-    for hand in new:
-        hand.entered_by = by
-        hand.entered_via = "sheet"
-        hand.full_clean(exclude=["game"])
-    Hand.objects.bulk_create(new)
-    _recompute(game, new)
-    AuditEntry.objects.create(
-        game=game,
-        action=AuditEntry.Action.CORRECT if correcting else AuditEntry.Action.CREATE,
-        user=by,
-        actor=_actor(by, ""),
-        before=before or None,
-        after=[hand_snapshot(h) for h in new],
-        reason=reason.strip(),
-    )
+    if [_inputs(h) for h in old] != [_inputs(h) for h in new]:
+        correcting = bool(old) or game.is_locked
+        if correcting and not reason.strip():
+            raise ValidationError({"reason": _("Give the reason for the correction.")})
+        before = [hand_snapshot(h) for h in old]
+        game.hands.all().delete()
+        for hand in new:
+            hand.entered_by = by
+            hand.entered_via = "sheet"
+            _clean(hand)
+        Hand.objects.bulk_create(new)
+        _recompute(game, new)
+        AuditEntry.objects.create(
+            game=game,
+            action=AuditEntry.Action.CORRECT if correcting else AuditEntry.Action.CREATE,
+            user=by,
+            actor=_actor(by, ""),
+            before=before or None,
+            after=[hand_snapshot(h) for h in new],
+            reason=reason.strip(),
+        )
+    if confirm and game.status == Game.Status.COMPLETE:
+        name = _("%(user)s (paper sheet)") % {"user": by.get_username()}
+        _confirm(game, name=name, by=by)
     return game
 
 
@@ -338,3 +387,67 @@ class SheetErrors(ValidationError):
     def __init__(self, rows):
         super().__init__(_("Some rows are not right; nothing was saved."), code="sheet")
         self.rows = rows
+
+
+@transaction.atomic
+def adjustment_record(
+    *,
+    evening: Evening,
+    kind: str,
+    points: int,
+    reason: str,
+    by,
+    member=None,
+    game: Game | None = None,
+    team: str = "",
+    round=None,
+) -> Adjustment:
+    """Record a score that is not a hand, with its reason: for one player
+    (``member``: sit-out, absence, a -100 verzaken penalty) or for one team of a
+    game (``game`` and ``team``: the 162 + 100 verzaken gives the opponents).
+
+    Adjustments are never edited: a wrong one is undone by another with the
+    opposite points and its own reason.
+    """
+    club = evening.competition.club
+    require_role(by, club, Role.DIRECTOR)
+    if (member is None) == (game is None):
+        raise ValidationError(
+            {"target": _("Choose one player or one team.")}, code="adjustment_target"
+        )
+    if member is not None and member.club_id != club.pk:
+        raise ValidationError({"target": _("This player is not of this club.")})
+    if game is not None:
+        game = _lock(game)
+        if game.table.round.evening_id != evening.pk:
+            raise ValidationError({"target": _("This game is not of this evening.")})
+        if team not in Team.values:
+            raise ValidationError({"target": _("Choose the team (wij or zij).")})
+        round = game.table.round
+    if round is not None and round.evening_id != evening.pk:
+        raise ValidationError({"round": _("This round is not of this evening.")})
+    if kind in (Adjustment.Kind.SITOUT, Adjustment.Kind.ABSENCE) and round is None:
+        raise ValidationError({"round": _("Choose the round this score is for.")})
+    adjustment = Adjustment(
+        evening=evening,
+        round=round,
+        kind=kind,
+        member=member,
+        game=game,
+        team=team if game is not None else "",
+        points=points,
+        reason=(reason or "").strip(),
+        created_by=_user(by),
+    )
+    adjustment.full_clean()
+    adjustment.save()
+    if game is not None:
+        AuditEntry.objects.create(
+            game=game,
+            action=AuditEntry.Action.ADJUST,
+            user=_user(by),
+            actor=_actor(by, ""),
+            after={"kind": kind, "team": team, "points": points},
+            reason=adjustment.reason,
+        )
+    return adjustment

@@ -1,0 +1,346 @@
+"""Forms of the score-entry pages: they parse and check the shape of the input;
+the rules (what a hand can be, who may do what) are the services' and the core's.
+
+Card points: a scorer types one team's card points; the other team's are 162
+minus them. Both may be typed (a cross-check): then they must add up to 162.
+The messages are the ones the rules core and the database constraints use.
+"""
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.utils import ErrorDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from .messages import MESSAGES
+from .models import Adjustment, Suit, Team
+from .services import HandInput
+
+HAND_TOTAL = 162
+MAX_SHEET_ROWS = 80
+
+POINTS_ERRORS = {
+    "min_value": MESSAGES["points_range"],
+    "max_value": MESSAGES["points_range"],
+    "invalid": MESSAGES["not_integer"],
+}
+ROEM_ERRORS = {
+    "min_value": MESSAGES["roem_negative"],
+    "max_value": MESSAGES["roem_too_high"],
+    "invalid": MESSAGES["not_integer"],
+}
+
+
+class Digits(forms.TextInput):
+    """A number typed on a phone's digit keyboard; checked by the server, not the browser."""
+
+    def __init__(self, attrs=None):
+        base = {"inputmode": "numeric", "autocomplete": "off", "size": 4, "class": "digits"}
+        super().__init__({**base, **(attrs or {})})
+
+
+def team_choices(names_a=None, names_b=None):
+    """(value, label) for wij and zij, with the players' names when known."""
+    wij, zij = gettext("wij"), gettext("zij")
+    if names_a and names_b:
+        return [
+            (Team.A, f"{wij} · {' & '.join(names_a)}"),
+            (Team.B, f"{zij} · {' & '.join(names_b)}"),
+        ]
+    return [(Team.A, wij), (Team.B, zij)]
+
+
+def points_field(label):
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=HAND_TOTAL,
+        error_messages=POINTS_ERRORS,
+        widget=Digits(),
+    )
+
+
+def roem_field(label):
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=2000,
+        error_messages=ROEM_ERRORS,
+        widget=Digits(),
+    )
+
+
+class HandFieldsMixin:
+    """Card points (one typed, the other derived), roem (empty is 0) and pit."""
+
+    def clean(self):
+        data = super().clean()
+        if any(name in self.errors for name in ("points_a", "points_b")):
+            return data
+        a, b = data.get("points_a"), data.get("points_b")
+        pit = data.get("pit") or ""
+        if a is None and b is None:
+            if pit:
+                a, b = (HAND_TOTAL, 0) if pit == Team.A else (0, HAND_TOTAL)
+            else:
+                self.add_error("points_a", gettext("Enter the card points of one team."))
+                return data
+        data["points_a"] = a if a is not None else HAND_TOTAL - b
+        data["points_b"] = b if b is not None else HAND_TOTAL - a
+        data["roem_a"] = data.get("roem_a") or 0
+        data["roem_b"] = data.get("roem_b") or 0
+        return data
+
+    def hand_input(self) -> HandInput:
+        data = self.cleaned_data
+        return HandInput(
+            playing=data["playing"],
+            points_a=data["points_a"],
+            points_b=data["points_b"],
+            roem_a=data["roem_a"],
+            roem_b=data["roem_b"],
+            pit=data.get("pit") or "",
+            trump=data.get("trump") or "",
+        )
+
+
+class HandForm(HandFieldsMixin, forms.Form):
+    """One hand at the table. ``client_id`` (made per page) makes a resend harmless;
+    ``number`` and ``version`` make a stale form a conflict, never a wrong hand."""
+
+    keeper = forms.ChoiceField(
+        label=_("Who keeps score on this device?"),
+        widget=forms.RadioSelect,
+        help_text=_("Asked once: a player of the other team confirms at the end."),
+    )
+    playing = forms.ChoiceField(label=_("Played (named trump)"), widget=forms.RadioSelect)
+    points_a = points_field(_("Card points wij"))
+    points_b = points_field(_("Card points zij"))
+    roem_a = roem_field(_("Roem wij"))
+    roem_b = roem_field(_("Roem zij"))
+    pit = forms.ChoiceField(label=_("Pit (mars)"), required=False, widget=forms.RadioSelect)
+    trump = forms.ChoiceField(label=_("Trump (optional)"), required=False)
+    client_id = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    number = forms.IntegerField(
+        required=False, min_value=1, max_value=999, widget=forms.HiddenInput
+    )
+    version = forms.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
+
+    def __init__(self, *args, names_a=None, names_b=None, ask_keeper=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        teams = team_choices(names_a, names_b)
+        self.fields["playing"].choices = teams
+        if ask_keeper:
+            self.fields["keeper"].choices = teams
+        else:
+            del self.fields["keeper"]
+        self.fields["pit"].choices = [("", _("no pit")), *team_choices()]
+        self.fields["trump"].choices = [("", "–"), *Suit.choices]
+
+
+class SheetRowForm(HandFieldsMixin, forms.Form):
+    """One row of a paper score sheet in the director's grid."""
+
+    playing = forms.ChoiceField(label=_("played"))
+    points_a = points_field(_("points wij"))
+    points_b = points_field(_("points zij"))
+    roem_a = roem_field(_("roem wij"))
+    roem_b = roem_field(_("roem zij"))
+    pit = forms.ChoiceField(label=_("pit"), required=False)
+
+    INPUTS = ("playing", "points_a", "points_b", "roem_a", "roem_b", "pit")
+
+    def __init__(self, *args, number, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.number = number
+        self.fields["playing"].choices = [("", ""), *team_choices()]
+        self.fields["pit"].choices = [("", ""), *team_choices()]
+        for name in self.INPUTS:
+            label = f"{gettext('hand')} {number}: {self.fields[name].label}"
+            self.fields[name].widget.attrs["aria-label"] = label
+
+    def is_blank(self):
+        return self.is_bound and not any(
+            (self.data.get(self.add_prefix(name)) or "").strip() for name in self.INPUTS
+        )
+
+    def full_clean(self):
+        if self.is_blank():
+            # An empty row is no hand: nothing to check (ScoreSheet finds gaps).
+            self._errors = ErrorDict()
+            self.cleaned_data = {}
+            return
+        super().full_clean()
+
+    @staticmethod
+    def initial_from(hand):
+        return {
+            "playing": hand.playing,
+            "points_a": hand.points_a,
+            "points_b": hand.points_b,
+            "roem_a": hand.roem_a or "",
+            "roem_b": hand.roem_b or "",
+            "pit": hand.pit,
+        }
+
+
+class SheetForm(forms.Form):
+    """The grid's own fields: how many rows it has, the version it was made from,
+    the reason for a correction and whether the signed sheet confirms the game."""
+
+    rows = forms.IntegerField(min_value=1, max_value=MAX_SHEET_ROWS, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for the correction"),
+        required=False,
+        max_length=300,
+        help_text=_("Needed when the game already has hands."),
+        widget=forms.TextInput(attrs={"class": "wide"}),
+    )
+    confirm = forms.BooleanField(
+        label=_("The sheet is signed by both teams: confirm the game when it is complete"),
+        required=False,
+    )
+
+
+class ScoreSheet:
+    """The grid: one SheetRowForm per hand, filled in order, blank rows at the end."""
+
+    def __init__(self, data=None, *, rows, hands=(), version=0, confirm=True):
+        self.meta = SheetForm(data, initial={"rows": rows, "version": version, "confirm": confirm})
+        if data is not None and self.meta.is_valid():
+            rows = self.meta.cleaned_data["rows"]
+        initial = [SheetRowForm.initial_from(h) for h in hands]
+        self.forms = [
+            SheetRowForm(
+                data,
+                number=n,
+                prefix=f"h{n}",
+                initial=initial[n - 1] if n <= len(initial) else None,
+            )
+            for n in range(1, rows + 1)
+        ]
+        self.non_form_errors = []
+
+    def __iter__(self):
+        return iter(self.forms)
+
+    def is_valid(self, ruleset=None):
+        """Check every row, so that all mistakes show at once: the form's checks,
+        then (with ``ruleset``) the rules core's for the rows that passed them."""
+        valid = self.meta.is_valid()
+        blanks = [form.is_blank() for form in self.forms]
+        last = max((i for i, blank in enumerate(blanks) if not blank), default=-1)
+        for index, form in enumerate(self.forms):
+            if blanks[index]:
+                if index < last:
+                    form.add_error(None, gettext("This row is empty; fill the rows in order."))
+                    valid = False
+                continue
+            if not form.is_valid():
+                valid = False
+            elif ruleset is not None:
+                try:
+                    form.hand_input().score(ruleset)
+                except ValidationError as exc:
+                    form.add_error(None, exc)
+                    valid = False
+        self.filled = [form for form, blank in zip(self.forms, blanks, strict=True) if not blank]
+        return valid
+
+    def hand_inputs(self):
+        return [form.hand_input() for form in self.filled]
+
+    @property
+    def has_errors(self):
+        return bool(self.non_form_errors or self.meta.errors) or any(
+            form.errors for form in self.forms
+        )
+
+
+class ConfirmForm(forms.Form):
+    name = forms.ChoiceField(label=_("Who confirms?"), widget=forms.RadioSelect)
+    version = forms.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
+
+    def __init__(self, *args, names, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].choices = [(name, name) for name in names]
+
+
+class VersionForm(forms.Form):
+    """Undo: the version the page showed, so an undo after someone else's hand is refused."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput)
+
+
+class AdjustmentForm(forms.Form):
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=Adjustment.Kind.choices, initial=Adjustment.Kind.VERZAKEN
+    )
+    target = forms.ChoiceField(label=_("For"))
+    round = forms.ChoiceField(
+        label=_("Round"),
+        required=False,
+        help_text=_("For a player's sit-out or absence score; a team's round is its game's."),
+    )
+    points = forms.IntegerField(
+        label=_("Points"),
+        min_value=-10000,
+        max_value=10000,
+        error_messages={
+            "min_value": _("An adjustment is between -10000 and 10000 points."),
+            "max_value": _("An adjustment is between -10000 and 10000 points."),
+        },
+        help_text=_("Verzaken: 262 (162 + 100) to the opponents' team, or -100 to the player."),
+        widget=forms.NumberInput(attrs={"step": 1}),
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+    def __init__(self, *args, progress, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.members = {f"m{m.pk}": m for m in progress.members}
+        self.games, teams = {}, []
+        for round_progress in progress.rounds:
+            for table in round_progress.tables:
+                if table.game is None:
+                    continue
+                for team, names in ((Team.A, table.names_a), (Team.B, table.names_b)):
+                    key = f"g{table.game.pk}{team}"
+                    self.games[key] = (table.game, team)
+                    label = gettext("Round %(round)s, table %(table)s, %(side)s: %(names)s") % {
+                        "round": round_progress.round.number,
+                        "table": table.table.number,
+                        "side": gettext("wij") if team == Team.A else gettext("zij"),
+                        "names": " & ".join(names),
+                    }
+                    teams.append((key, label))
+        self.fields["target"].choices = [
+            ("", "–"),
+            (gettext("Players"), [(key, m.name) for key, m in self.members.items()]),
+            (gettext("Teams"), teams),
+        ]
+        self.rounds = {str(r.round.pk): r.round for r in progress.rounds}
+        self.fields["round"].choices = [("", "–")] + [
+            (key, str(round_)) for key, round_ in self.rounds.items()
+        ]
+
+    def service_kwargs(self):
+        data = self.cleaned_data
+        kwargs = {
+            "kind": data["kind"],
+            "points": data["points"],
+            "reason": data["reason"],
+            "round": self.rounds.get(data.get("round") or ""),
+        }
+        target = data["target"]
+        if target in self.games:
+            kwargs["game"], kwargs["team"] = self.games[target]
+        else:
+            kwargs["member"] = self.members[target]
+        return kwargs

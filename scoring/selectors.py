@@ -1,0 +1,300 @@
+"""Reads for the score-entry pages, each with its joins (the query counts are pinned
+in the tests).
+
+The first dealer of a game is North: hand 1 is dealt by North and the deal
+passes clockwise (``scoring.rules.dealer_of_hand``), so in a boompje each player
+deals four times. Clubs that cut for the first deal seat the draw accordingly.
+"""
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from clubs.models import Member
+from scoring import rules
+from tournaments.models import Evening, Round, Seat, Table
+
+from .models import Adjustment, AuditEntry, Game, Hand, Team
+
+POSITIONS = Seat.ORDER  # N E S W: seat index 0..3 of the rules core
+FIRST_DEALER = 0  # North deals hand 1
+
+
+def table_queryset():
+    """Tables with everything a score page shows about where they are."""
+    return Table.objects.select_related("round__evening__competition__club", "game")
+
+
+def _seats_by_table(seats):
+    by_table = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, {})[seat.position] = seat
+    return by_table
+
+
+def _ordered(by_position):
+    return [by_position.get(p) for p in POSITIONS]
+
+
+def _names(seats):
+    return [seat.player_name if seat is not None else "?" for seat in seats]
+
+
+def table_seats(table):
+    """The four seats of a table in N E S W order (None for an empty seat)."""
+    seats = Seat.objects.filter(table=table).select_related("member")
+    return _ordered({s.position: s for s in seats})
+
+
+def team_names(seats, team):
+    """The names of a team's two players, from seats in N E S W order."""
+    names = _names(seats)
+    return [names[0], names[2]] if team == Team.A else [names[1], names[3]]
+
+
+def _confirmers(game, seats):
+    if game.scorer_team:
+        other = Team.B if game.scorer_team == Team.A else Team.A
+        return team_names(seats, other)
+    return _names(seats)
+
+
+def game_confirmers(game):
+    """Names that may confirm: the other team's players when the keeper is known,
+    otherwise any of the four."""
+    return _confirmers(game, table_seats(game.table))
+
+
+@dataclass
+class HandRow:
+    """One line of the running score sheet."""
+
+    hand: Hand
+    dealer: str
+    running_a: int
+    running_b: int
+
+
+@dataclass
+class EntryState:
+    """Everything the table's entry page shows."""
+
+    table: Table
+    game: Game
+    seats: list
+    hands: list[HandRow]
+    ruleset: rules.Ruleset
+    state: rules.GameResult
+    next_number: int | None
+    dealer_position: str | None
+    dealer_name: str | None
+    confirmers: list[str] = field(default_factory=list)
+
+    @property
+    def evening(self):
+        return self.table.round.evening
+
+    @property
+    def names_a(self):
+        return team_names(self.seats, Team.A)
+
+    @property
+    def names_b(self):
+        return team_names(self.seats, Team.B)
+
+    @property
+    def length(self):
+        """Hands in a game of this rule set (None for a match to a target)."""
+        if self.ruleset.game_end is rules.GameEnd.HANDS:
+            return self.ruleset.hands_per_game
+        return None
+
+    @property
+    def dealer_seat(self):
+        """The dealer's seat in words (North, East, ...)."""
+        return Seat.Position(self.dealer_position).label if self.dealer_position else None
+
+    @property
+    def is_extra_hand(self):
+        return self.length is not None and (self.next_number or 0) > self.length
+
+    @property
+    def target(self):
+        return self.ruleset.target_score if self.length is None else None
+
+
+def _dealer(number, seats):
+    if number is None:
+        return None, None
+    index = int(rules.dealer_of_hand(number, FIRST_DEALER))
+    seat = seats[index]
+    return POSITIONS[index], (seat.player_name if seat is not None else "?")
+
+
+def entry_state(*, table) -> EntryState:
+    """The entry page of one table: its seats, its game's hands with running totals,
+    the next hand and its dealer. Three queries with the table (table, seats, hands)."""
+    from .services import game_ruleset
+
+    game = table.game
+    seats = table_seats(table)
+    hands = list(game.hands.order_by("number"))
+    ruleset = game_ruleset(game)
+    state = rules.game_state(
+        ruleset, totals=(game.total_a, game.total_b), hands_played=game.hands_entered
+    )
+    rows, a, b = [], 0, 0
+    for hand in hands:
+        a, b = a + hand.score_a, b + hand.score_b
+        rows.append(HandRow(hand, _dealer(hand.number, seats)[1], a, b))
+    next_number = state.next_hand if game.status == Game.Status.OPEN else None
+    position, name = _dealer(next_number, seats)
+    return EntryState(
+        table=table,
+        game=game,
+        seats=seats,
+        hands=rows,
+        ruleset=ruleset,
+        state=state,
+        next_number=next_number,
+        dealer_position=position,
+        dealer_name=name,
+        confirmers=_confirmers(game, seats),
+    )
+
+
+@dataclass
+class TableProgress:
+    table: Table
+    game: Game | None
+    seats: list
+    adjustment_a: int = 0
+    adjustment_b: int = 0
+
+    @property
+    def names_a(self):
+        return team_names(self.seats, Team.A)
+
+    @property
+    def names_b(self):
+        return team_names(self.seats, Team.B)
+
+    @cached_property
+    def length(self):
+        """Hands in the game (None for a match to a target score)."""
+        if self.game is None:
+            return None
+        from .services import game_ruleset
+
+        ruleset = game_ruleset(self.game)
+        return ruleset.hands_per_game if ruleset.game_end is rules.GameEnd.HANDS else None
+
+    @property
+    def percent(self):
+        if self.game is None:
+            return 0
+        if self.game.status != Game.Status.OPEN:
+            return 100
+        if not self.length:
+            return 0
+        return min(99, round(100 * self.game.hands_entered / self.length))
+
+    @property
+    def missing(self):
+        """What the table still owes: None when confirmed."""
+        if self.game is None or self.game.status == Game.Status.CONFIRMED:
+            return None
+        return self.game.status
+
+
+@dataclass
+class RoundProgress:
+    round: Round
+    tables: list[TableProgress]
+
+
+@dataclass
+class EveningProgress:
+    evening: Evening
+    rounds: list[RoundProgress]
+    adjustments: list[Adjustment]
+    members: list[Member]
+
+    @property
+    def tables(self):
+        return [t for r in self.rounds for t in r.tables]
+
+    def count(self, status):
+        return sum(1 for t in self.tables if t.game is not None and t.game.status == status)
+
+    @property
+    def confirmed(self):
+        return self.count(Game.Status.CONFIRMED)
+
+    @property
+    def to_confirm(self):
+        return self.count(Game.Status.COMPLETE)
+
+    @property
+    def in_play(self):
+        return self.count(Game.Status.OPEN)
+
+    @property
+    def missing(self):
+        return [t for t in self.tables if t.missing]
+
+
+def evening_progress(*, evening, with_adjustments=True) -> EveningProgress:
+    """Every table of every round of an evening with its game and players; the
+    evening's adjustments and the players who came (for the adjustment form).
+
+    Four queries (tables with games, seats, adjustments, members), two without
+    the adjustments."""
+    tables = list(
+        Table.objects.filter(round__evening=evening)
+        .select_related("round", "game")
+        .order_by("round__number", "number")
+    )
+    seats = _seats_by_table(
+        Seat.objects.filter(round__evening=evening, table__isnull=False).select_related("member")
+    )
+    adjustments, members = [], []
+    if with_adjustments:
+        adjustments = list(
+            Adjustment.objects.filter(evening=evening)
+            .select_related("member", "round", "game__table", "created_by")
+            .order_by("created_at", "pk")
+        )
+        members = list(
+            Member.objects.filter(club_id=evening.competition.club_id)
+            .filter(attendances__evening=evening)
+            .order_by("name")
+            .distinct()
+        )
+    team_extra = {}
+    for adjustment in adjustments:
+        if adjustment.game_id:
+            key = (adjustment.game_id, adjustment.team)
+            team_extra[key] = team_extra.get(key, 0) + adjustment.points
+    rounds = {}
+    for table in tables:
+        game = getattr(table, "game", None)
+        progress = TableProgress(table, game, _ordered(seats.get(table.pk, {})))
+        if game is not None:
+            progress.adjustment_a = team_extra.get((game.pk, "A"), 0)
+            progress.adjustment_b = team_extra.get((game.pk, "B"), 0)
+        rounds.setdefault(table.round_id, RoundProgress(table.round, []))
+        rounds[table.round_id].tables.append(progress)
+    return EveningProgress(
+        evening=evening,
+        rounds=list(rounds.values()),
+        adjustments=adjustments,
+        members=members,
+    )
+
+
+def evening_audit(*, evening, table=None):
+    """The audit log of an evening's games, newest first, with their tables."""
+    entries = AuditEntry.objects.filter(game__table__round__evening=evening)
+    if table is not None:
+        entries = entries.filter(game__table=table)
+    return entries.select_related("game__table__round", "user").order_by("-created_at", "-pk")

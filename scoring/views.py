@@ -1,0 +1,442 @@
+"""Score entry: the table's private link, the director's grid, the evening overview.
+
+Each view parses its input, calls one service or selector and renders.
+
+Who may do what:
+
+- ``/t/<token>/`` is a table's private link. Anyone holding it enters, undoes
+  and confirms that table's game and nothing else; a logged-in user there is
+  recorded as who entered. Once the evening is closed the link only reads.
+- ``/clubs/<club>/tables/<pk>/score/`` is the same page for the club's scorers
+  and directors (it checks the role, then opens the table's link), so the
+  round page can offer every table of the club.
+- The grid (paper sheets and corrections), the audit log and adjustments are
+  the director's; the evening overview is for scorers and directors.
+
+Status codes: a form with mistakes answers 422, a stale form (someone else
+saved first) 409, a write on a closed evening 403; success redirects.
+"""
+
+import uuid
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+from django_tables2 import RequestConfig
+
+from clubs.permissions import Role, club_required, has_role
+from clubs.views import apply_validation_error
+from tournaments.models import Evening, Table
+
+from . import selectors, services
+from .forms import (
+    MAX_SHEET_ROWS,
+    AdjustmentForm,
+    ConfirmForm,
+    HandForm,
+    ScoreSheet,
+    VersionForm,
+    team_choices,
+)
+from .models import Game
+from .services import Conflict, SheetErrors
+from .tables import AuditTable
+
+# --- The table's page ----------------------------------------------------------------
+
+
+def _table(token):
+    table = get_object_or_404(selectors.table_queryset(), token=token)
+    if getattr(table, "game", None) is None:
+        raise Http404
+    return table
+
+
+def _entry_url(table):
+    return reverse("scoring:table-entry", kwargs={"token": table.token})
+
+
+def _actor(request, table):
+    """Who the audit log names: the user, or the table's link."""
+    if request.user.is_authenticated:
+        return ""
+    return _("link of table %(number)s") % {"number": table.number}
+
+
+def _hand_form(state):
+    game = state.game
+    initial = {
+        "client_id": uuid.uuid4().hex,
+        "number": state.next_number,
+        "version": game.version,
+    }
+    return HandForm(
+        initial=initial,
+        names_a=state.names_a,
+        names_b=state.names_b,
+        ask_keeper=not game.scorer_team,
+    )
+
+
+def _label_teams(form, state):
+    form.fields["playing"].choices = team_choices(state.names_a, state.names_b)
+    if "keeper" in form.fields:
+        form.fields["keeper"].choices = form.fields["playing"].choices
+
+
+def _describe(data):
+    """A hand as the scorer typed it, for a message about a hand that was not saved."""
+    playing = _("wij") if data.playing == "A" else _("zij")
+    text = _("%(team)s played, card points %(a)s–%(b)s, roem %(ra)s–%(rb)s") % {
+        "team": playing,
+        "a": data.points_a,
+        "b": data.points_b,
+        "ra": data.roem_a,
+        "rb": data.roem_b,
+    }
+    if data.pit:
+        text += ", " + _("pit %(team)s") % {"team": _("wij") if data.pit == "A" else _("zij")}
+    return text
+
+
+def _preview_text(result):
+    values = {"a": result.scores[0], "b": result.scores[1]}
+    if result.nat:
+        team = _("wij") if result.playing == "A" else _("zij")
+        return _("%(team)s is NAT: wij bank %(a)s, zij bank %(b)s") % {**values, "team": team}
+    return _("Made: wij bank %(a)s, zij bank %(b)s") % values
+
+
+def _render_entry(
+    request,
+    state,
+    *,
+    hand_form=None,
+    confirm_form=None,
+    preview=None,
+    problems=(),
+    status=200,
+):
+    game = state.game
+    is_open = state.evening.is_open
+    if is_open and game.status == Game.Status.OPEN and hand_form is None:
+        hand_form = _hand_form(state)
+    if hand_form is not None:
+        _label_teams(hand_form, state)
+    if is_open and game.status == Game.Status.COMPLETE and confirm_form is None:
+        confirm_form = ConfirmForm(names=state.confirmers, initial={"version": game.version})
+    club = state.evening.competition.club
+    context = {
+        "state": state,
+        "table": state.table,
+        "game": game,
+        "evening": state.evening,
+        "club": club,
+        "can_correct": request.user.is_authenticated
+        and has_role(request.user, club, Role.DIRECTOR),
+        "is_open": is_open,
+        "hand_form": hand_form if is_open and game.status == Game.Status.OPEN else None,
+        "confirm_form": confirm_form if is_open and game.status == Game.Status.COMPLETE else None,
+        "can_undo": is_open and state.hands and not game.is_locked,
+        "preview": preview,
+        "problems": list(problems),
+    }
+    return render(request, "scoring/table_entry.html", context, status=status)
+
+
+def _closed(request, table):
+    state = selectors.entry_state(table=table)
+    problem = _("This evening is closed; ask the tournament director.")
+    return _render_entry(request, state, problems=[problem], status=403)
+
+
+@never_cache
+@require_GET
+def table_entry(request, token):
+    table = _table(token)
+    return _render_entry(request, selectors.entry_state(table=table))
+
+
+@never_cache
+@require_POST
+def table_hand(request, token):
+    table = _table(token)
+    if not table.round.evening.is_open:
+        return _closed(request, table)
+    game = table.game
+    form = HandForm(request.POST, ask_keeper=not game.scorer_team)
+    if not form.is_valid():
+        state = selectors.entry_state(table=table)
+        return _render_entry(request, state, hand_form=form, status=422)
+    data = form.hand_input()
+    if "preview" in request.POST:
+        state = selectors.entry_state(table=table)
+        try:
+            result = services.hand_preview(game=game, data=data)
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+            return _render_entry(request, state, hand_form=form, status=422)
+        preview = {"result": result, "text": _preview_text(result)}
+        return _render_entry(request, state, hand_form=form, preview=preview)
+    try:
+        hand = services.hand_record(
+            game=game,
+            data=data,
+            number=form.cleaned_data["number"],
+            client_id=form.cleaned_data["client_id"] or None,
+            expected_version=form.cleaned_data["version"],
+            keeper=form.cleaned_data.get("keeper") or "",
+            by=request.user,
+            actor=_actor(request, table),
+        )
+    except Conflict as exc:
+        state = selectors.entry_state(table=table)
+        problems = [*exc.messages, _("Not saved: %(hand)s.") % {"hand": _describe(data)}]
+        return _render_entry(request, state, problems=problems, status=409)
+    except ValidationError as exc:
+        state = selectors.entry_state(table=table)
+        apply_validation_error(form, exc)
+        problems = [] if state.game.status == Game.Status.OPEN else exc.messages
+        return _render_entry(request, state, hand_form=form, problems=problems, status=422)
+    messages.success(
+        request,
+        _("Hand %(number)s saved: wij %(a)s, zij %(b)s.")
+        % {"number": hand.number, "a": hand.score_a, "b": hand.score_b},
+    )
+    return redirect(_entry_url(table) + "#hand-form")
+
+
+@never_cache
+@require_GET
+def table_preview(request, token):
+    """What a hand would bank, for the entry page's script: JSON, nothing saved."""
+    table = _table(token)
+    form = HandForm(request.GET)
+    for name in ("client_id", "number", "version"):
+        form.fields.pop(name)
+    if not form.is_valid():
+        return JsonResponse({"ok": False, "errors": form.errors.get_json_data()})
+    try:
+        result = services.hand_preview(game=table.game, data=form.hand_input())
+    except ValidationError as exc:
+        apply_validation_error(form, exc)
+        return JsonResponse({"ok": False, "errors": form.errors.get_json_data()})
+    return JsonResponse(
+        {
+            "ok": True,
+            "a": result.scores[0],
+            "b": result.scores[1],
+            "nat": result.nat,
+            "playing": str(result.playing),
+            "text": _preview_text(result),
+        }
+    )
+
+
+@never_cache
+@require_POST
+def table_undo(request, token):
+    table = _table(token)
+    if not table.round.evening.is_open:
+        return _closed(request, table)
+    form = VersionForm(request.POST)
+    version = form.cleaned_data["version"] if form.is_valid() else None
+    try:
+        hand = services.hand_undo(
+            game=table.game,
+            expected_version=version,
+            by=request.user,
+            actor=_actor(request, table),
+        )
+    except ValidationError as exc:
+        state = selectors.entry_state(table=table)
+        status = 409 if isinstance(exc, Conflict) else 422
+        return _render_entry(request, state, problems=exc.messages, status=status)
+    messages.success(request, _("Hand %(number)s is removed.") % {"number": hand.number})
+    return redirect(_entry_url(table) + "#hand-form")
+
+
+@never_cache
+@require_POST
+def table_confirm(request, token):
+    table = _table(token)
+    if not table.round.evening.is_open:
+        return _closed(request, table)
+    state = selectors.entry_state(table=table)
+    form = ConfirmForm(request.POST, names=state.confirmers)
+    if not form.is_valid():
+        return _render_entry(request, state, confirm_form=form, status=422)
+    try:
+        game = services.game_confirm(
+            game=state.game,
+            name=form.cleaned_data["name"],
+            expected_version=form.cleaned_data["version"],
+            by=request.user,
+        )
+    except ValidationError as exc:
+        state = selectors.entry_state(table=table)
+        status = 409 if isinstance(exc, Conflict) else 422
+        apply_validation_error(form, exc)
+        return _render_entry(
+            request, state, confirm_form=form, problems=form.non_field_errors(), status=status
+        )
+    messages.success(
+        request,
+        _("Confirmed by %(name)s: wij %(a)s, zij %(b)s. Thank you!")
+        % {"name": game.confirmed_by, "a": game.total_a, "b": game.total_b},
+    )
+    return redirect(_entry_url(table))
+
+
+@club_required(Role.SCORER)
+def table_score(request, club, pk):
+    """A scorer's way to any table of the club: checks the role, opens the table's page."""
+    table = get_object_or_404(Table, round__evening__competition__club=club, pk=pk)
+    return redirect(_entry_url(table))
+
+
+# --- The director's grid ----------------------------------------------------------------
+
+
+def _sheet_rows(state, hands, asked):
+    if state.length is not None:
+        rows = max(state.length, len(hands)) + 1
+    else:
+        rows = max(20, len(hands) + 4)
+    if (asked or "").isdigit():
+        rows = max(rows, int(asked[:3]))
+    return min(rows, MAX_SHEET_ROWS)
+
+
+@club_required(Role.DIRECTOR)
+def game_sheet(request, club, pk):
+    table = get_object_or_404(
+        selectors.table_queryset(), round__evening__competition__club=club, pk=pk
+    )
+    if getattr(table, "game", None) is None:
+        raise Http404
+    state = selectors.entry_state(table=table)
+    game = state.game
+    hands = [row.hand for row in state.hands]
+    rows = _sheet_rows(state, hands, request.GET.get("rows"))
+    data = request.POST if request.method == "POST" else None
+    sheet = ScoreSheet(data, rows=rows, hands=hands, version=game.version, confirm=True)
+    status = 200
+    if data is not None:
+        status = 422
+        if sheet.is_valid(ruleset=state.ruleset):
+            meta = sheet.meta.cleaned_data
+            try:
+                services.game_enter_sheet(
+                    game=game,
+                    rows=sheet.hand_inputs(),
+                    by=request.user,
+                    reason=meta["reason"],
+                    expected_version=meta["version"],
+                    confirm=meta["confirm"],
+                )
+            except SheetErrors as exc:
+                sheet.non_form_errors.extend(exc.messages)
+                for number, error in exc.rows.items():
+                    apply_validation_error(sheet.forms[number - 1], error)
+            except Conflict as exc:
+                sheet.non_form_errors.extend(exc.messages)
+                status = 409
+            except ValidationError as exc:
+                if hasattr(exc, "error_dict"):
+                    apply_validation_error(sheet.meta, exc)
+                else:
+                    sheet.non_form_errors.extend(exc.messages)
+            else:
+                messages.success(request, _("The sheet of %(table)s is saved.") % {"table": table})
+                url = reverse(
+                    "scoring:evening-scores",
+                    kwargs={"club": club.slug, "pk": table.round.evening_id},
+                )
+                return redirect(f"{url}#table-{table.pk}")
+    context = {
+        "club": club,
+        "state": state,
+        "table": table,
+        "game": game,
+        "evening": state.evening,
+        "sheet": sheet,
+        "more_rows": min(rows + 4, MAX_SHEET_ROWS),
+    }
+    return render(request, "scoring/game_sheet.html", context, status=status)
+
+
+# --- The evening overview, adjustments and the audit log ------------------------------
+
+
+def _evening(club, pk):
+    return get_object_or_404(
+        Evening.objects.select_related("competition__club"), competition__club=club, pk=pk
+    )
+
+
+def _render_overview(request, club, evening, progress, *, form=None, status=200):
+    can_manage = has_role(request.user, club, Role.DIRECTOR)
+    if can_manage and form is None:
+        form = AdjustmentForm(progress=progress)
+    context = {
+        "club": club,
+        "evening": evening,
+        "progress": progress,
+        "can_manage": can_manage,
+        "form": form,
+    }
+    return render(request, "scoring/evening_scores.html", context, status=status)
+
+
+@never_cache
+@club_required(Role.SCORER)
+def evening_scores(request, club, pk):
+    evening = _evening(club, pk)
+    if request.GET.get("fragment") == "1":
+        progress = selectors.evening_progress(evening=evening, with_adjustments=False)
+        context = {
+            "club": club,
+            "evening": evening,
+            "progress": progress,
+            "can_manage": has_role(request.user, club, Role.DIRECTOR),
+        }
+        return render(request, "scoring/includes/evening_progress.html", context)
+    progress = selectors.evening_progress(evening=evening)
+    return _render_overview(request, club, evening, progress)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def evening_adjust(request, club, pk):
+    evening = _evening(club, pk)
+    progress = selectors.evening_progress(evening=evening)
+    form = AdjustmentForm(request.POST, progress=progress)
+    if form.is_valid():
+        try:
+            services.adjustment_record(evening=evening, by=request.user, **form.service_kwargs())
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("The adjustment is recorded."))
+            url = reverse("scoring:evening-scores", kwargs={"club": club.slug, "pk": evening.pk})
+            return redirect(f"{url}#adjustments")
+    return _render_overview(request, club, evening, progress, form=form, status=422)
+
+
+@club_required(Role.DIRECTOR)
+def evening_audit(request, club, pk):
+    evening = _evening(club, pk)
+    table = None
+    asked = request.GET.get("table", "")
+    if asked:
+        table = get_object_or_404(Table, round__evening=evening, pk=asked if asked.isdigit() else 0)
+    entries = AuditTable(selectors.evening_audit(evening=evening, table=table))
+    RequestConfig(request, paginate={"per_page": 50}).configure(entries)
+    context = {"club": club, "evening": evening, "entries": entries, "table": table}
+    return render(request, "scoring/evening_audit.html", context)
