@@ -50,7 +50,7 @@ class Command(BaseCommand):
             demo_season(club=club, user=user, stdout=self.stdout)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo club '{club.name}' ready. Log in at http://127.0.0.1:8000/accounts/login/ "
+                f"Demo club '{club.name}' ready. Log in (at /accounts/login/) "
                 f"as {DEMO_USERNAME} / {DEMO_PASSWORD}"
             )
         )
