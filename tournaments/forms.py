@@ -39,6 +39,15 @@ class CompetitionForm(forms.ModelForm):
         ]
         widgets = {"start_date": DateInput(), "end_date": DateInput()}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A league's competition is made with its league, not here.
+        self.fields["format"].choices = [
+            choice
+            for choice in self.fields["format"].choices
+            if choice[0] != Competition.Format.LEAGUE
+        ]
+
     def clean_tie_breaks(self):
         chosen = set(self.cleaned_data["tie_breaks"])
         return [value for value in Competition.TieBreak.values if value in chosen]

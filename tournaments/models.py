@@ -24,6 +24,7 @@ class Competition(models.Model):
     class Format(models.TextChoices):
         SEASON = "season", _("season of club evenings")
         TOURNAMENT = "tournament", _("one-off tournament")
+        LEAGUE = "league", _("league between clubs")
 
     class RankingBasis(models.TextChoices):
         TOTAL = "total", _("total points")
@@ -450,3 +451,6 @@ class EveningLog(models.Model):
 
     def __str__(self):
         return self.summary
+
+
+from .league_models import *  # noqa: E402,F401,F403

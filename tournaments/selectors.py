@@ -8,7 +8,12 @@ from .models import Attendance, Competition, Evening, Round, Seat
 
 
 def club_competitions(*, club):
-    return Competition.objects.filter(club=club).annotate(evening_count=Count("evenings"))
+    """The club's own seasons and tournaments (a league's container is shown as the league)."""
+    return (
+        Competition.objects.filter(club=club)
+        .exclude(format=Competition.Format.LEAGUE)
+        .annotate(evening_count=Count("evenings"))
+    )
 
 
 def competition_evenings(*, competition):

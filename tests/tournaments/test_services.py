@@ -46,7 +46,7 @@ def test_competition_with_end_before_start_is_refused(club, director):
             start_date=datetime.date(2027, 6, 1),
             end_date=datetime.date(2027, 5, 1),
         )
-    assert "last day" in str(info.value)
+    assert "laatste dag" in str(info.value)
     assert not Competition.objects.filter(name="Verkeerd").exists()
 
 
@@ -181,7 +181,7 @@ def test_swap_after_scores_exist_is_refused_and_changes_nothing(season, director
     before = list(round_.seats.values_list("pk", "member_id").order_by("pk"))
     with pytest.raises(ValidationError) as info:
         services.seat_swap(round_=round_, first=a, second=b, by=director)
-    assert "fixed" in info.value.messages[0]
+    assert "ligt nu vast" in info.value.messages[0]
     assert list(round_.seats.values_list("pk", "member_id").order_by("pk")) == before
 
 
@@ -204,7 +204,7 @@ def test_rule_set_cannot_change_after_the_first_hand(season, director):
     )
     with pytest.raises(ValidationError) as info:
         services.competition_update(competition=season, by=director, ruleset_preset="amsterdam")
-    assert "fixed" in str(info.value)
+    assert "liggen vast" in str(info.value)
     season.refresh_from_db()
     assert season.ruleset_preset == "rotterdam"
     assert season.hands_per_game == 12
