@@ -1,0 +1,13 @@
+"""The trick checker's pages: public, no account needed (see ``trickcheck_views``)."""
+
+from django.urls import path
+
+from . import trickcheck_views as views
+
+app_name = "trickcheck"
+
+urlpatterns = [
+    path("trickcheck/", views.check, name="check"),
+    path("trickcheck/clubs/<slug:club>/", views.club_check, name="club-check"),
+    path("trickcheck/sw.js", views.service_worker, name="service-worker"),
+]
