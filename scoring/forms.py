@@ -142,6 +142,38 @@ class HandForm(HandFieldsMixin, forms.Form):
         self.fields["trump"].choices = [("", "–"), *Suit.choices]
 
 
+class QueuedHandForm(HandForm):
+    """A hand the phone kept while offline and sends as JSON: its entry id and the
+    hand number the scorer saw are required (they make a resend harmless and a
+    hand entered meanwhile on another device a conflict); no version, because a
+    queue of hands is entered against the state before the first of them."""
+
+    JSON_FIELDS = (
+        "client_id",
+        "number",
+        "keeper",
+        "playing",
+        "points_a",
+        "points_b",
+        "roem_a",
+        "roem_b",
+        "pit",
+        "trump",
+    )
+
+    def __init__(self, payload, **kwargs):
+        data = {}
+        for name in self.JSON_FIELDS:
+            value = payload.get(name)
+            # Numbers may come as numbers or as text; null, absent and nested values
+            # are empty or invalid, as in a form.
+            data[name] = "" if value is None else str(value)
+        super().__init__(data, **kwargs)
+        del self.fields["version"]
+        self.fields["client_id"].required = True
+        self.fields["number"].required = True
+
+
 class SheetRowForm(HandFieldsMixin, forms.Form):
     """One row of a paper score sheet in the director's grid."""
 

@@ -121,6 +121,16 @@ class EntryState:
     def target(self):
         return self.ruleset.target_score if self.length is None else None
 
+    @property
+    def first_dealers(self):
+        """(name, seat in words) of the dealers of hands 1 to 4; hand n is dealt by
+        the ((n - 1) % 4)-th, for a page that counts hands while offline."""
+        dealers = []
+        for number in range(1, 5):
+            position, name = _dealer(number, self.seats)
+            dealers.append((name, Seat.Position(position).label))
+        return dealers
+
 
 def _dealer(number, seats):
     if number is None:
@@ -290,6 +300,71 @@ def evening_progress(*, evening, with_adjustments=True) -> EveningProgress:
         adjustments=adjustments,
         members=members,
     )
+
+
+@dataclass
+class TableLink:
+    """A table of a round with its players, for the sheet of QR codes."""
+
+    table: Table
+    seats: list
+
+    @property
+    def names_a(self):
+        return team_names(self.seats, Team.A)
+
+    @property
+    def names_b(self):
+        return team_names(self.seats, Team.B)
+
+
+def round_table_links(*, round_) -> list[TableLink]:
+    """The tables of a round that play a game, in order, with their seats
+    (two queries: tables, seats)."""
+    tables = list(Table.objects.filter(round=round_, game__isnull=False).order_by("number"))
+    seats = _seats_by_table(
+        Seat.objects.filter(round=round_, table__isnull=False).select_related("member")
+    )
+    return [TableLink(table, _ordered(seats.get(table.pk, {}))) for table in tables]
+
+
+@dataclass(frozen=True)
+class SyncState:
+    """Where a game stands, for a phone whose queued hand was refused: the next hand
+    number, the version and the stored hand of the number it sent (if any)."""
+
+    status: str
+    version: int
+    hands: int
+    next_number: int | None
+    current: Hand | None
+
+
+def sync_state(*, game, number=None) -> SyncState:
+    """The game as stored now (one query for the game, one for the hand asked about)."""
+    from .services import game_ruleset
+
+    game = Game.objects.get(pk=game.pk)
+    state = rules.game_state(
+        game_ruleset(game), totals=(game.total_a, game.total_b), hands_played=game.hands_entered
+    )
+    current = None
+    if number is not None:
+        current = Hand.objects.filter(game=game, number=number).first()
+    return SyncState(
+        status=game.status,
+        version=game.version,
+        hands=game.hands_entered,
+        next_number=state.next_hand if game.status == Game.Status.OPEN else None,
+        current=current,
+    )
+
+
+def hand_by_client_id(*, game, client_id):
+    """The hand a device already sent with this entry id, or None."""
+    if not client_id:
+        return None
+    return Hand.objects.filter(game=game, client_id=client_id).first()
 
 
 def evening_audit(*, evening, table=None):

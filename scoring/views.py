@@ -11,19 +11,39 @@ Who may do what:
   and directors (it checks the role, then opens the table's link), so the
   round page can offer every table of the club.
 - The grid (paper sheets and corrections), the audit log and adjustments are
-  the director's; the evening overview is for scorers and directors.
+  the director's; the evening overview and a round's QR codes (the tables'
+  links, so private) are for scorers and directors.
 
 Status codes: a form with mistakes answers 422, a stale form (someone else
 saved first) 409, a write on a closed evening 403; success redirects.
+
+Offline: the page's script keeps hands on the phone (localStorage, per table)
+while the connection is down and posts them in order to ``hands.json`` when it
+returns; each carries an entry id made on the phone, so a hand sent twice is
+stored once, and a hand number entered meanwhile on another device is a 409 with
+the stored hand, shown beside the phone's. ``/t/sw.js`` is a small service
+worker for the ``/t/`` pages: network first, the last page loaded (and its
+static files) only when the network fails, so a reload without a connection
+still shows the page and the hands kept on the phone. Without JavaScript the
+page is the plain form it always was.
 """
 
+import io
+import json
 import uuid
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
-from django.http import Http404, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.http.request import split_domain_port
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.formats import date_format
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -31,14 +51,15 @@ from django_tables2 import RequestConfig
 
 from clubs.permissions import Role, club_required, has_role
 from clubs.views import apply_validation_error
-from tournaments.models import Evening, Table
+from tournaments.models import Evening, Round, Table
 
-from . import selectors, services
+from . import qr, selectors, services
 from .forms import (
     MAX_SHEET_ROWS,
     AdjustmentForm,
     ConfirmForm,
     HandForm,
+    QueuedHandForm,
     ScoreSheet,
     VersionForm,
     team_choices,
@@ -68,13 +89,21 @@ def _actor(request, table):
     return _("link of table %(number)s") % {"number": table.number}
 
 
-def _hand_form(state):
+# What the trick checker's copy button carries into a new hand (query parameters).
+PREFILL_FIELDS = ("playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump")
+
+
+def _hand_form(state, prefill=None):
+    """A fresh form for the next hand, filled from ``prefill`` (the trick checker's link)."""
     game = state.game
     initial = {
         "client_id": uuid.uuid4().hex,
         "number": state.next_number,
         "version": game.version,
     }
+    for name in PREFILL_FIELDS:
+        if prefill and prefill.get(name):
+            initial[name] = prefill[name][:10]
     return HandForm(
         initial=initial,
         names_a=state.names_a,
@@ -121,17 +150,25 @@ def _render_entry(
     preview=None,
     problems=(),
     status=200,
+    prefill=None,
 ):
     game = state.game
     is_open = state.evening.is_open
     if is_open and game.status == Game.Status.OPEN and hand_form is None:
-        hand_form = _hand_form(state)
+        hand_form = _hand_form(state, prefill)
+        if prefill and prefill.get("hand") and prefill["hand"] != str(state.next_number):
+            problems = [
+                *problems,
+                _("The trick checker was opened for hand %(hand)s; this is hand %(next)s.")
+                % {"hand": prefill["hand"][:4], "next": state.next_number},
+            ]
     if hand_form is not None:
         _label_teams(hand_form, state)
     if is_open and game.status == Game.Status.COMPLETE and confirm_form is None:
         confirm_form = ConfirmForm(names=state.confirmers, initial={"version": game.version})
     club = state.evening.competition.club
     context = {
+        "entry_config": _entry_config(state),
         "state": state,
         "table": state.table,
         "game": game,
@@ -149,6 +186,26 @@ def _render_entry(
     return render(request, "scoring/table_entry.html", context, status=status)
 
 
+def _entry_config(state):
+    """What the page's script needs to keep hands on the phone while offline."""
+    table, game = state.table, state.game
+    worker = reverse("scoring:entry-sw")
+    return {
+        "token": table.token,
+        "pageUrl": _entry_url(table),
+        "handsUrl": reverse("scoring:table-hands-json", kwargs={"token": table.token}),
+        "swUrl": worker,
+        "swScope": worker.rsplit("/", 1)[0] + "/",
+        "version": game.version,
+        "status": game.status,
+        "nextNumber": state.next_number,
+        "length": state.length,
+        "target": state.target,
+        "dealers": [[name, str(seat)] for name, seat in state.first_dealers],
+        "teams": {"A": _("wij"), "B": _("zij")},
+    }
+
+
 def _closed(request, table):
     state = selectors.entry_state(table=table)
     problem = _("This evening is closed; ask the tournament director.")
@@ -159,7 +216,7 @@ def _closed(request, table):
 @require_GET
 def table_entry(request, token):
     table = _table(token)
-    return _render_entry(request, selectors.entry_state(table=table))
+    return _render_entry(request, selectors.entry_state(table=table), prefill=request.GET)
 
 
 @never_cache
@@ -209,6 +266,131 @@ def table_hand(request, token):
         % {"number": hand.number, "a": hand.score_a, "b": hand.score_b},
     )
     return redirect(_entry_url(table) + "#hand-form")
+
+
+def _hand_json(hand):
+    fields = ("number", "playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump")
+    data = {name: getattr(hand, name) for name in fields}
+    data.update(score_a=hand.score_a, score_b=hand.score_b, nat=hand.nat, text=_describe(hand))
+    return data
+
+
+def _errors_json(messages_, code="invalid"):
+    return {"__all__": [{"message": str(m), "code": code} for m in messages_]}
+
+
+def _refused(game, number, errors, *, status):
+    """A hand that was not stored: why, and the game as stored now, with the stored
+    hand of that number (what another device entered), so the phone shows both."""
+    sync = selectors.sync_state(game=game, number=number)
+    return JsonResponse(
+        {
+            "ok": False,
+            "errors": errors,
+            "state": {
+                "status": sync.status,
+                "version": sync.version,
+                "hands": sync.hands,
+                "next_number": sync.next_number,
+            },
+            "current": _hand_json(sync.current) if sync.current else None,
+        },
+        status=status,
+    )
+
+
+def _asked_number(payload):
+    number = payload.get("number")
+    if isinstance(number, bool):
+        return None
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        return None
+    return number if 1 <= number <= 999 else None
+
+
+@never_cache
+@require_POST
+def table_hands_json(request, token):
+    """One hand from the page's script, as JSON (a hand entered online or kept on
+    the phone while offline). CSRF as for the form: the page's token in the
+    ``X-CSRFToken`` header.
+
+    201: stored; 200: already stored (the same ``client_id`` was sent before);
+    409: another device entered that hand number first (the answer has the stored
+    hand), nothing changed; 422: field errors or a hand the game cannot take;
+    403: the evening is closed; 400: not a JSON object.
+    """
+    table = _table(token)
+    game = table.game
+    try:
+        payload = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        payload = None
+    if not isinstance(payload, dict):
+        errors = _errors_json([_("Send one hand as a JSON object.")])
+        return JsonResponse({"ok": False, "errors": errors}, status=400)
+    client_id = payload.get("client_id")
+    if isinstance(client_id, str) and client_id:
+        existing = selectors.hand_by_client_id(game=game, client_id=client_id)
+        if existing is not None:
+            # Sent before and its answer lost: the stored hand, unchanged.
+            version = selectors.sync_state(game=game).version
+            body = {"ok": True, "created": False, "hand": _hand_json(existing), "version": version}
+            return JsonResponse(body)
+    number = _asked_number(payload)
+    if not table.round.evening.is_open:
+        errors = _errors_json([_("This evening is closed; ask the tournament director.")], "closed")
+        return _refused(game, number, errors, status=403)
+    form = QueuedHandForm(payload, ask_keeper=not game.scorer_team)
+    if not form.is_valid():
+        return _refused(game, number, form.errors.get_json_data(), status=422)
+    try:
+        hand = services.hand_record(
+            game=game,
+            data=form.hand_input(),
+            number=form.cleaned_data["number"],
+            client_id=form.cleaned_data["client_id"],
+            keeper=form.cleaned_data.get("keeper") or "",
+            by=request.user,
+            actor=_actor(request, table),
+        )
+    except Conflict as exc:
+        return _refused(game, number, _errors_json(exc.messages, "conflict"), status=409)
+    except ValidationError as exc:
+        apply_validation_error(form, exc)
+        return _refused(game, number, form.errors.get_json_data(), status=422)
+    messages.success(
+        request,
+        _("Hand %(number)s saved: wij %(a)s, zij %(b)s.")
+        % {"number": hand.number, "a": hand.score_a, "b": hand.score_b},
+    )
+    # hand.game is the locked game the service saved: its version after this hand.
+    body = {"ok": True, "created": True, "hand": _hand_json(hand), "version": hand.game.version}
+    return JsonResponse(body, status=201)
+
+
+def _static_source(name):
+    path = finders.find(name)
+    if path:
+        return Path(path).read_bytes()
+    from django.contrib.staticfiles.storage import staticfiles_storage
+
+    with staticfiles_storage.open(name) as handle:
+        return handle.read()
+
+
+@require_GET
+def entry_service_worker(request):
+    """The entry pages' service worker, served under /t/ so that its scope is the
+    tables' pages (a worker's scope cannot reach above the folder of its URL)."""
+    response = HttpResponse(
+        _static_source("js/entry-sw.js"), content_type="text/javascript; charset=utf-8"
+    )
+    response["Service-Worker-Allowed"] = request.path.rsplit("/", 1)[0] + "/"
+    patch_cache_control(response, no_cache=True, max_age=0)
+    return response
 
 
 @never_cache
@@ -298,6 +480,98 @@ def table_score(request, club, pk):
     """A scorer's way to any table of the club: checks the role, opens the table's page."""
     table = get_object_or_404(Table, round__evening__competition__club=club, pk=pk)
     return redirect(_entry_url(table))
+
+
+# --- The round's QR codes ----------------------------------------------------------------
+
+LOOPBACK = ("localhost", "127.", "[::1]", "::1")
+
+
+def _round(club, pk):
+    return get_object_or_404(
+        Round.objects.select_related("evening__competition__club"),
+        evening__competition__club=club,
+        pk=pk,
+    )
+
+
+def _table_codes(request, round_):
+    """Each table's code, its link made absolute from the request: opened on the
+    club laptop at its network address, the codes carry that address."""
+    return [
+        qr.TableCode(
+            number=link.table.number,
+            url=request.build_absolute_uri(_entry_url(link.table)),
+            names_a=tuple(link.names_a),
+            names_b=tuple(link.names_b),
+        )
+        for link in selectors.round_table_links(round_=round_)
+    ]
+
+
+def _is_loopback(request):
+    """Opened as localhost, the codes point at the laptop itself: no phone can follow them."""
+    return split_domain_port(request.get_host())[0].startswith(LOOPBACK)
+
+
+def _network_addresses(request):
+    """This page's address at the other hosts the site answers to (on the club
+    laptop: its network addresses, which ``make lan`` puts in ALLOWED_HOSTS)."""
+    port = split_domain_port(request.get_host())[1]
+    suffix = f":{port}" if port else ""
+    return [
+        f"{request.scheme}://{host}{suffix}{request.path}"
+        for host in settings.ALLOWED_HOSTS
+        if "." in host and not host.startswith((".", "*")) and not host.startswith(LOOPBACK)
+    ]
+
+
+def _no_store(response):
+    # The codes are the tables' private links: not for a shared cache or the history.
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+@club_required(Role.SCORER)
+def round_qr(request, club, pk):
+    round_ = _round(club, pk)
+    codes = _table_codes(request, round_)
+    label = _("QR code of table %(number)s")
+    cards = [
+        {"code": code, "svg": qr.qr_svg(code.url, label=label % {"number": code.number})}
+        for code in codes
+    ]
+    context = {
+        "club": club,
+        "round": round_,
+        "evening": round_.evening,
+        "cards": cards,
+        "loopback": _is_loopback(request),
+        "addresses": _network_addresses(request) if _is_loopback(request) else [],
+    }
+    return _no_store(render(request, "scoring/round_qr.html", context))
+
+
+@club_required(Role.SCORER)
+def round_qr_pdf(request, club, pk):
+    round_ = _round(club, pk)
+    evening = round_.evening
+    sheet = qr.CodeSheet(
+        title=f"{evening.competition.name} · {date_format(evening.date, 'j F Y')}",
+        subtitle=_("Round %(number)s: the tables' links") % {"number": round_.number},
+        table_label=_("Table %(number)s"),
+        wij=_("wij"),
+        zij=_("zij"),
+        hint=_("Scan the code with the phone's camera to enter this table's scores."),
+        codes=tuple(_table_codes(request, round_)),
+    )
+    stem = f"{club.slug} qr {evening.date:%Y-%m-%d} {_('round')} {round_.number}"
+    response = FileResponse(
+        io.BytesIO(qr.code_sheet_pdf(sheet)),
+        filename=f"{slugify(stem)}.pdf",
+        content_type="application/pdf",
+    )
+    return _no_store(response)
 
 
 # --- The director's grid ----------------------------------------------------------------

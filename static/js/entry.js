@@ -1,11 +1,21 @@
 // Score entry, made quicker. Every page works as a plain form without this file.
 //  - hand form: roem buttons, the other team's card points filled in (162 minus),
 //    pit fills 162, a live preview of what each team banks, no double submit;
+//  - the table's page: hands are kept on the phone while the connection is down
+//    and sent in order when it returns (see phoneQueue), and a service worker
+//    keeps the page for a reload without a connection (see offlineShell);
 //  - paper-sheet grid: Enter goes to the next row, Ctrl+Enter saves;
 //  - evening overview: the tables' progress reloads every 15 seconds.
 (function () {
   "use strict";
   var TOTAL = 162;
+  var RETRY = 5000; // ms between tries while the server cannot be reached
+  var gettext = window.gettext || function (text) { return text; };
+  var ngettext = window.ngettext || function (one, many, count) { return count === 1 ? one : many; };
+
+  function fmt(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, key) { return String(values[key]); });
+  }
 
   function whole(value) {
     value = (value || "").trim();
@@ -28,7 +38,7 @@
     follow(b, a);
   }
 
-  function handForm(form) {
+  function handForm(form, queued) {
     var a = form.querySelector("[name=points_a]");
     var b = form.querySelector("[name=points_b]");
     var output = form.querySelector("output.preview");
@@ -91,7 +101,11 @@
           });
           output.textContent = message;
         })
-        .catch(function () { /* offline: the server checks on save */ });
+        .catch(function () {
+          if (ticket !== asked || !(a.value || b.value)) return;
+          output.classList.remove("is-nat", "is-error");
+          output.textContent = gettext("No connection: the hand is checked when it is sent.");
+        });
     }
     form.addEventListener("input", function () {
       clearTimeout(timer);
@@ -102,6 +116,7 @@
       timer = setTimeout(preview, 100);
     });
 
+    if (queued) return; // the phone's queue sends the hand (phoneQueue)
     form.addEventListener("submit", function (event) {
       if (form.dataset.sending) { event.preventDefault(); return; }
       form.dataset.sending = "1";
@@ -111,6 +126,419 @@
       form.dataset.sending = "";
       if (save) save.disabled = false;
     });
+  }
+
+  // --- Hands kept on the phone ------------------------------------------------------
+  // A saved hand first goes into a queue in localStorage (one per table link) with an
+  // entry id made here, then is posted as JSON; it leaves the queue only when the
+  // server answers that it has it. So a hand typed without a connection, or whose
+  // answer was lost, is sent again until it is stored, and the entry id makes a
+  // second send harmless. One hand at a time, in order. A hand the server refuses
+  // (that number was entered on another device, a mistake, a closed evening) stops
+  // the queue and is shown beside the stored version: the scorer chooses, nothing
+  // is overwritten. Sent hands stay listed until a page from the server shows them.
+
+  function newId() {
+    var crypto = window.crypto;
+    if (crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    if (crypto && crypto.getRandomValues) crypto.getRandomValues(bytes); // plain http has no randomUUID
+    else for (var i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+
+  function csrfToken() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    var field = document.querySelector("[name=csrfmiddlewaretoken]");
+    return match ? decodeURIComponent(match[1]) : (field ? field.value : "");
+  }
+
+  function hasFieldErrors(errors) {
+    return Object.keys(errors || {}).some(function (name) {
+      return ["__all__", "number", "client_id"].indexOf(name) < 0;
+    });
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function phoneQueue(config, form) {
+    var KEY = "klaverjas.entry." + config.token;
+    var section = document.getElementById("on-phone");
+    var statusLine = document.getElementById("on-phone-status");
+    var list = document.getElementById("on-phone-hands");
+    var refusal = document.getElementById("on-phone-refusal");
+    var copy = document.documentElement.hasAttribute("data-offline-copy");
+    var memory = null, sending = false, unreachable = false, dirty = false, editing = null, retry = null;
+    var save = form && form.querySelector("button.save");
+    var handLine = document.getElementById("hand-status");
+    var served = { save: save && save.innerHTML, line: handLine && handLine.innerHTML };
+    var store = read();
+    // Hands this page already shows (it is as new as their save, or newer) are done.
+    store.sent = store.sent.filter(function (hand) { return hand.version > config.version; });
+    write();
+
+    function read() {
+      var data = memory;
+      try { data = JSON.parse(localStorage.getItem(KEY)) || data; } catch (error) { /* no storage: memory */ }
+      data = data || {};
+      return { queue: data.queue || [], sent: data.sent || [], keeper: data.keeper || "" };
+    }
+    function write() {
+      memory = store;
+      try {
+        if (store.queue.length || store.sent.length) localStorage.setItem(KEY, JSON.stringify(store));
+        else localStorage.removeItem(KEY); // nothing left to keep for this table
+      } catch (error) { /* kept in memory */ }
+    }
+
+    function nextNumber() {
+      var next = config.nextNumber || 1;
+      store.sent.concat(store.queue).forEach(function (hand) { if (hand.number >= next) next = hand.number + 1; });
+      return next;
+    }
+
+    function describe(hand) {
+      var text = fmt(gettext("%(team)s played, card points %(a)s–%(b)s, roem %(ra)s–%(rb)s"), {
+        team: config.teams[hand.playing], a: hand.points_a, b: hand.points_b, ra: hand.roem_a, rb: hand.roem_b,
+      });
+      if (hand.pit) text += ", " + fmt(gettext("pit %(team)s"), { team: config.teams[hand.pit] });
+      return text;
+    }
+
+    // --- The form: read, check the shape (the server checks the rules), reset.
+    function field(name) { return form.querySelector("[name=" + name + "]"); }
+    function keeperAsked() {
+      var keeper = form.querySelector("fieldset.keeper");
+      return keeper && !keeper.hidden ? keeper : null;
+    }
+    function readForm() {
+      var data = new FormData(form), problems = [];
+      function number(name) {
+        var value = (data.get(name) || "").trim();
+        if (value === "") return null;
+        if (!/^\d{1,4}$/.test(value)) { problems.push([name, gettext("Enter a whole number.")]); return 0; }
+        return parseInt(value, 10);
+      }
+      var hand = {
+        keeper: data.get("keeper") || store.keeper || "", playing: data.get("playing") || "",
+        pit: data.get("pit") || "", trump: data.get("trump") || "",
+        points_a: number("points_a"), points_b: number("points_b"),
+        roem_a: number("roem_a") || 0, roem_b: number("roem_b") || 0,
+      };
+      if (keeperAsked() && !data.get("keeper")) problems.push(["keeper", gettext("Choose the team that keeps score.")]);
+      if (!hand.playing) problems.push(["playing", gettext("Choose the team that played (wij or zij).")]);
+      if (hand.points_a === null && hand.points_b === null && hand.pit) {
+        hand.points_a = hand.pit === "A" ? TOTAL : 0;
+        hand.points_b = TOTAL - hand.points_a;
+      }
+      if (hand.points_a === null && hand.points_b === null) {
+        problems.push(["points_a", gettext("Enter the card points of one team.")]);
+      } else {
+        if (hand.points_a === null) hand.points_a = TOTAL - hand.points_b;
+        if (hand.points_b === null) hand.points_b = TOTAL - hand.points_a;
+        if (hand.points_a > TOTAL || hand.points_b > TOTAL || hand.points_a < 0 || hand.points_b < 0) {
+          problems.push(["points_a", gettext("Card points are between 0 and 162.")]);
+        } else if (hand.points_a + hand.points_b !== TOTAL) {
+          problems.push(["points_a", gettext("The card points of both teams must add up to 162.")]);
+        }
+      }
+      return { hand: hand, problems: problems };
+    }
+    function showProblems(problems) {
+      form.querySelectorAll(".invalid").forEach(function (node) { node.classList.remove("invalid"); });
+      var output = form.querySelector("output.preview");
+      problems.forEach(function (problem) {
+        var input = field(problem[0]);
+        var wrap = input && input.closest(".field, fieldset");
+        if (wrap) wrap.classList.add("invalid");
+      });
+      if (output) {
+        output.classList.toggle("is-error", problems.length > 0);
+        output.textContent = problems.map(function (problem) { return problem[1]; }).join(" ");
+      }
+      if (problems.length) {
+        var first = field(problems[0][0]);
+        if (first) first.focus();
+      }
+    }
+    function fill(hand) {
+      ["points_a", "points_b", "roem_a", "roem_b"].forEach(function (name) {
+        var input = field(name), value = hand ? hand[name] : null;
+        input.value = value || (value === 0 && name.indexOf("points") === 0) ? String(value) : "";
+        input.dataset.derived = "";
+      });
+      form.querySelectorAll("[name=playing], [name=pit], [name=keeper]").forEach(function (radio) {
+        radio.checked = hand ? hand[radio.name] === radio.value : radio.name === "pit" && radio.value === "";
+      });
+      field("trump").value = hand ? hand.trump : "";
+      showProblems([]);
+      dirty = false;
+    }
+
+    // --- What the page shows: the hands on the phone, the refusal, the next hand.
+    function render() {
+      var queue = store.queue, refused = queue.length && queue[0].refused;
+      var text = "";
+      if (refused && editing) text = gettext("Hand %(number)s is not stored: correct it below and save it again.");
+      else if (refused) text = gettext("Sending has stopped: hand %(number)s needs your choice.");
+      else if (queue.length && (unreachable || navigator.onLine === false)) {
+        text = ngettext(
+          "No connection: %(count)s hand is kept on this phone and sent when the connection returns.",
+          "No connection: %(count)s hands are kept on this phone and sent when the connection returns.",
+          queue.length);
+      } else if (queue.length) text = ngettext("Sending %(count)s hand…", "Sending %(count)s hands…", queue.length);
+      else if (copy) text = gettext("No connection: this page is as it was last loaded on this phone. It refreshes when the connection returns.");
+      else if (store.sent.length) text = dirty ? gettext("All hands are sent; the page refreshes after this hand.") : gettext("All hands are sent.");
+      statusLine.textContent = fmt(text, { count: queue.length, number: queue.length ? queue[0].number : "" });
+      section.hidden = !text;
+      section.classList.toggle("is-offline", !!(queue.length && (unreachable || navigator.onLine === false)) || copy);
+
+      list.textContent = "";
+      store.sent.concat(queue).forEach(function (hand) {
+        var state = hand.refused ? "refused" : (store.sent.indexOf(hand) >= 0 ? "sent" : "queued");
+        var item = element("li", "hand " + state);
+        item.dataset.number = hand.number;
+        item.dataset.state = state;
+        item.appendChild(element("strong", "", fmt(gettext("Hand %(number)s"), { number: hand.number })));
+        item.appendChild(document.createTextNode(" " + (hand.text || describe(hand)) + " "));
+        var badge = { queued: gettext("not yet sent"), sent: gettext("stored"), refused: gettext("not stored") }[state];
+        item.appendChild(element("span", "badge " + state, badge));
+        list.appendChild(item);
+      });
+      renderRefusal(refused ? queue[0] : null);
+
+      if (!form) return;
+      var next = editing ? queue[0].number : nextNumber();
+      field("number").value = String(next);
+      var keeper = form.querySelector("fieldset.keeper");
+      if (keeper && store.keeper && (queue.length || store.sent.length)) keeper.hidden = true;
+      if (next === config.nextNumber) { // the page as the server made it
+        if (save) save.innerHTML = served.save;
+        if (handLine) handLine.innerHTML = served.line;
+        return;
+      }
+      if (save) save.textContent = fmt(gettext("Save hand %(number)s"), { number: next });
+      if (handLine) handStatus(next);
+    }
+
+    function handStatus(number) {
+      var text;
+      if (config.length && number > config.length) {
+        text = gettext("Hand %(number)s: an extra hand, only when the totals are equal");
+      } else if (config.length) text = gettext("Hand %(number)s of %(length)s");
+      else text = gettext("Hand %(number)s · playing to %(target)s");
+      var dealer = config.dealers[(number - 1) % 4];
+      text += " · " + gettext("deals: %(name)s (%(seat)s)");
+      handLine.textContent = fmt(text, { number: number, length: config.length, target: config.target, name: dealer[0], seat: dealer[1] });
+    }
+
+    function renderRefusal(hand) {
+      refusal.textContent = "";
+      refusal.hidden = !hand || editing === hand.id;
+      if (refusal.hidden) return;
+      var answer = hand.refused, state = answer.state || {}, fields = hasFieldErrors(answer.errors);
+      refusal.appendChild(element("p", "", "")).appendChild(
+        element("strong", "", fmt(gettext("Hand %(number)s is not stored."), { number: hand.number })));
+      var reasons = refusal.appendChild(element("ul"));
+      Object.keys(answer.errors || {}).forEach(function (name) {
+        answer.errors[name].forEach(function (error) { reasons.appendChild(element("li", "", error.message)); });
+      });
+      var versions = refusal.appendChild(element("dl", "versions"));
+      versions.appendChild(element("dt", "", gettext("On this phone")));
+      versions.appendChild(element("dd", "mine", describe(hand)));
+      if (answer.current) {
+        versions.appendChild(element("dt", "", gettext("Stored (entered on another device)")));
+        versions.appendChild(element("dd", "stored", answer.current.text + " · " + fmt(gettext("wij %(a)s, zij %(b)s"),
+          { a: answer.current.score_a, b: answer.current.score_b })));
+        refusal.appendChild(element("p", "helptext", gettext("A stored hand is only changed by the tournament director.")));
+      }
+      var actions = refusal.appendChild(element("div", "actions"));
+      function button(label, action, className) {
+        var node = actions.appendChild(element("button", className || "", label));
+        node.type = "button";
+        node.dataset.action = action;
+      }
+      if (fields && form) button(gettext("Correct mine"), "correct", "primary");
+      if (answer.status === 409 || (answer.status === 422 && !fields)) {
+        if (state.status === "open" && state.next_number && state.next_number !== hand.number) {
+          button(fmt(gettext("Save mine as hand %(number)s"), { number: state.next_number }), "renumber", "primary");
+        }
+      }
+      button(gettext("Drop mine"), "drop", "danger");
+    }
+
+    refusal.addEventListener("click", function (event) {
+      var action = event.target.closest("button") && event.target.closest("button").dataset.action;
+      var hand = store.queue[0];
+      if (!action || !hand || !hand.refused) return;
+      if (action === "drop") store.queue.shift();
+      if (action === "renumber") {
+        var shift = hand.refused.state.next_number - hand.number;
+        store.queue.forEach(function (queued) { queued.number += shift; });
+        delete hand.refused;
+      }
+      if (action === "correct") correct(hand);
+      write();
+      render();
+      if (store.queue.length) flush(); else settled();
+    });
+
+    function correct(hand) {
+      editing = hand.id;
+      fill(hand);
+      var problems = [];
+      Object.keys(hand.refused.errors || {}).forEach(function (name) {
+        hand.refused.errors[name].forEach(function (error) { problems.push([name, error.message]); });
+      });
+      render();
+      showProblems(problems);
+    }
+
+    // --- Sending, one hand at a time.
+    function payload(hand) {
+      var data = {};
+      ["keeper", "playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump", "number"].forEach(function (name) {
+        data[name] = hand[name];
+      });
+      data.client_id = hand.id;
+      return data;
+    }
+
+    function later(renewCookie) {
+      clearTimeout(retry);
+      if (renewCookie) fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" }).catch(function () {});
+      retry = setTimeout(flush, RETRY);
+    }
+
+    function flush() {
+      clearTimeout(retry);
+      var hand = store.queue[0];
+      if (sending || editing || !hand || hand.refused) return;
+      sending = true;
+      render();
+      fetch(config.handsUrl, {
+        method: "POST",
+        credentials: "same-origin",
+        cache: "no-store",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+        body: JSON.stringify(payload(hand)),
+      }).then(function (response) {
+        return response.json().then(
+          function (body) { return { status: response.status, body: body }; },
+          function () { return { status: response.status, body: null }; });
+      }).then(function (answer) {
+        sending = false;
+        unreachable = false;
+        store = read(); // another tab of this table may have sent or dropped hands
+        var first = store.queue[0];
+        if (!first || first.id !== hand.id) { render(); flush(); return; }
+        var body = answer.body;
+        if (body && body.ok && (answer.status === 200 || answer.status === 201)) {
+          store.queue.shift();
+          store.sent.push({ id: hand.id, number: body.hand.number, version: body.version, text: body.hand.text });
+          write();
+          render();
+          if (store.queue.length) flush(); else settled();
+        } else if (body && body.errors && [403, 409, 422].indexOf(answer.status) >= 0) {
+          first.refused = { status: answer.status, errors: body.errors, state: body.state, current: body.current };
+          write();
+          if (hasFieldErrors(body.errors) && !dirty && store.queue.length === 1 && form) correct(first);
+          else render();
+        } else if (answer.status === 404) {
+          first.refused = { status: 404, errors: { __all__: [{ message: gettext("This table's link no longer exists; ask the tournament director.") }] } };
+          write();
+          render();
+        } else {
+          render();
+          later(answer.status === 403); // a stale security cookie: fetch the page for a new one
+        }
+      }).catch(function () {
+        sending = false;
+        unreachable = true;
+        render();
+        later(false);
+      });
+    }
+
+    // Everything is stored: show the server's page (totals, dealer, confirmation),
+    // unless the scorer is typing the next hand.
+    function settled() {
+      if (dirty || editing) return;
+      if (location.pathname === config.pageUrl) location.reload();
+      else location.assign(config.pageUrl);
+    }
+
+    if (form) {
+      form.addEventListener("input", function () { dirty = true; });
+      form.addEventListener("change", function () { dirty = true; });
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var entered = readForm();
+        if (entered.problems.length) { showProblems(entered.problems); return; }
+        var hand = entered.hand;
+        if (editing) {
+          var queued = store.queue[0];
+          Object.keys(hand).forEach(function (name) { queued[name] = hand[name]; });
+          delete queued.refused;
+          editing = null;
+        } else {
+          hand.id = newId();
+          hand.number = nextNumber();
+          store.queue.push(hand);
+        }
+        if (hand.keeper) store.keeper = hand.keeper;
+        write();
+        fill(null);
+        render();
+        flush();
+      });
+    }
+    window.addEventListener("online", flush);
+    window.addEventListener("offline", render);
+    window.addEventListener("storage", function (event) {
+      if (event.key === KEY) { store = read(); render(); }
+    });
+    // An offline copy of the page: look for the server now and then, and show its page.
+    if (copy) {
+      document.querySelectorAll(".messages").forEach(function (node) { node.hidden = true; });
+      setInterval(function () {
+        if (store.queue.length || dirty || editing) return; // flush() reloads when done
+        fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" })
+          .then(function (response) { if (response.ok) settled(); })
+          .catch(function () {});
+      }, RETRY);
+    }
+    render();
+    flush();
+  }
+
+  // --- The page without a connection ---------------------------------------------------
+  // A service worker (static/js/entry-sw.js, served at /t/sw.js) keeps the last page
+  // of this table and its files. It needs a secure context (https, or localhost): on
+  // the club laptop's plain http there is none, and the queue above still keeps the
+  // hands; a reload without a connection then shows the browser's offline page.
+  function offlineShell(config) {
+    if (!("serviceWorker" in navigator)) return;
+    var controlled = !!navigator.serviceWorker.controller;
+    function ready() { document.documentElement.setAttribute("data-offline-ready", ""); }
+    navigator.serviceWorker.register(config.swUrl, { scope: config.swScope })
+      .then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        if (controlled) { ready(); return; } // this page came through the worker: it is kept
+        var urls = [config.pageUrl];
+        document.querySelectorAll("link[rel=stylesheet][href], script[src]").forEach(function (node) {
+          urls.push(node.href || node.src);
+        });
+        var channel = new MessageChannel();
+        channel.port1.onmessage = function (event) { if (event.data === "cached") ready(); };
+        registration.active.postMessage({ type: "cache", urls: urls }, [channel.port2]);
+      })
+      .catch(function () { /* no worker: the queue still keeps the hands */ });
   }
 
   function sheetGrid(form) {
@@ -152,7 +580,13 @@
   }
 
   var hand = document.getElementById("hand-form");
-  if (hand) handForm(hand);
+  var config = document.getElementById("entry-config");
+  config = config && window.fetch && window.JSON ? JSON.parse(config.textContent) : null;
+  if (hand) handForm(hand, !!config);
+  if (config) {
+    phoneQueue(config, hand);
+    offlineShell(config);
+  }
   var sheet = document.getElementById("sheet-form");
   if (sheet) sheetGrid(sheet);
   document.querySelectorAll("[data-refresh-url]").forEach(refresher);

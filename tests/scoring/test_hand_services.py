@@ -96,7 +96,7 @@ def test_hand_17_of_a_finished_boompje_is_refused(game):
     assert game.status == Game.Status.COMPLETE
     with pytest.raises(ValidationError) as info:
         services.hand_record(game=game, data=made())
-    assert "complete" in info.value.messages[0]
+    assert "compleet" in info.value.messages[0]
     assert Hand.objects.count() == 16
 
 

@@ -216,7 +216,7 @@ def test_hand_17_of_a_finished_boompje_is_refused(client, table):
     assert game.status == Game.Status.COMPLETE
     response = client.post(entry_url(table, "table-hand"), hand_data(game))
     assert response.status_code == 422
-    assert "complete" in " ".join(str(p) for p in response.context["problems"])
+    assert "compleet" in " ".join(str(p) for p in response.context["problems"])
     assert Hand.objects.count() == 16
 
 
@@ -318,7 +318,7 @@ def test_the_other_team_confirms_and_the_game_is_locked(client, table):
     # Locked: no hand, no undo from the table.
     refused = client.post(entry_url(table, "table-undo"), {"version": game.version})
     assert refused.status_code == 422
-    assert "locked" in " ".join(refused.context["problems"])
+    assert "vergrendeld" in " ".join(refused.context["problems"])
     refused = client.post(entry_url(table, "table-hand"), hand_data(game))
     assert refused.status_code == 422
     assert Hand.objects.count() == 16
@@ -433,3 +433,25 @@ def test_saving_a_hand_takes_a_constant_number_of_queries(
         response = client.post(entry_url(table, "table-hand"), data)
     assert response.status_code == 302
     assert Hand.objects.count() == hands_before + 1
+
+
+def test_the_trick_checkers_copy_link_fills_the_next_hand(client, db):
+    from scoring.models import Game
+    from tests import factories
+    from tournaments import services as tournament_services
+
+    club = factories.club()
+    director = factories.role(club, "director")
+    evening = factories.evening(factories.competition(club), present=factories.members(club, 4))
+    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
+    game = Game.objects.get(table__round=round_)
+    query = "playing=B&points_a=79&points_b=83&roem_a=20&roem_b=0&pit=&trump=C&hand=1"
+    url = f"/t/{game.table.token}/?{query}"
+    response = client.get(url)
+    form = response.context["hand_form"]
+    assert form.initial["playing"] == "B"
+    assert form.initial["points_a"] == "79"
+    assert form.initial["trump"] == "C"
+    assert "trickcheck" in response.text
+    response = client.get(url.replace("hand=1", "hand=5"))
+    assert any("hand 5" in str(p) or "spel 5" in str(p) for p in response.context["problems"])

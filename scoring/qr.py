@@ -1,0 +1,198 @@
+"""QR codes of the tables' private links: inline SVG for the page, reportlab for the PDF.
+
+Both are drawn from one module matrix made by reportlab's QR encoder (error
+correction M, so a code still scans with a crease or a coffee ring), with the
+four-module quiet zone the standard asks for. The SVG is one ``<path>`` in module
+units: a few kilobytes, sharp at any size, no ids (many codes share one page),
+no script and nothing from another site.
+
+Nothing here knows about requests: callers pass the absolute URLs (the view
+builds them from the request, so on the club laptop they carry the laptop's
+address) and get a string or PDF bytes back. A fresh reportlab document per call.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from django.utils.safestring import SafeString, mark_safe
+
+QUIET_ZONE = 4  # modules of white around the code
+LEVEL = "M"
+
+FONT, BOLD = "KJQrSans", "KJQrSans-Bold"
+_FONT_FILES = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/TTF/DejaVuSans.ttf"),
+)
+_fonts_lock = threading.Lock()
+_fonts_ready = False
+
+
+def qr_widget(url: str, *, size: float, border: int = QUIET_ZONE):
+    """reportlab's QR widget for ``url``, ``size`` points square."""
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+
+    return QrCodeWidget(url, barWidth=size, barHeight=size, barLevel=LEVEL, barBorder=border)
+
+
+def qr_modules(url: str) -> list[list[bool]]:
+    """The code's modules, row by row (True is dark), without the quiet zone."""
+    widget = qr_widget(url, size=1)
+    widget.qr.make()
+    return [[bool(cell) for cell in row] for row in widget.qr.modules]
+
+
+def qr_svg(url: str, *, label: str = "") -> SafeString:
+    """An inline ``<svg>`` of the code: dark runs of each row as one path.
+
+    It scales to its box (CSS sets the size); ``label`` becomes its accessible name.
+    """
+    modules = qr_modules(url)
+    side = len(modules) + 2 * QUIET_ZONE
+    runs = []
+    for y, row in enumerate(modules, start=QUIET_ZONE):
+        x = 0
+        while x < len(row):
+            if not row[x]:
+                x += 1
+                continue
+            start = x
+            while x < len(row) and row[x]:
+                x += 1
+            runs.append(f"M{start + QUIET_ZONE} {y}h{x - start}v1h-{x - start}z")
+    name = escape(label or url, {'"': "&quot;"})
+    # Safe: numbers, and the label escaped above.
+    return mark_safe(  # noqa: S308
+        f'<svg class="qr-code" viewBox="0 0 {side} {side}" role="img" aria-label="{name}" '
+        f'shape-rendering="crispEdges"><rect width="{side}" height="{side}" fill="#fff"/>'
+        f'<path fill="#000" d="{"".join(runs)}"/></svg>'
+    )
+
+
+def qr_drawing(url: str, *, size: float):
+    """A reportlab Drawing (a flowable) of the code, ``size`` points square."""
+    from reportlab.graphics.shapes import Drawing
+
+    drawing = Drawing(size, size)
+    drawing.add(qr_widget(url, size=size))
+    return drawing
+
+
+# --- The round's sheet of codes --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableCode:
+    """One table's code on the sheet: its number, its players and its link."""
+
+    number: int
+    url: str
+    names_a: tuple[str, ...] = ()
+    names_b: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CodeSheet:
+    """What the PDF prints, in the active language (the caller translates)."""
+
+    title: str
+    subtitle: str
+    table_label: str  # "Table %(number)s"
+    wij: str
+    zij: str
+    hint: str
+    codes: tuple[TableCode, ...]
+
+
+def _register_fonts():
+    """DejaVu Sans when the system has it (nearly every alphabet), else reportlab's Vera."""
+    global _fonts_ready
+    if _fonts_ready:
+        return
+    with _fonts_lock:
+        if _fonts_ready:
+            return
+        import reportlab
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.ttfonts import TTFont
+
+        regular = next((p for p in _FONT_FILES if p.exists()), None)
+        bold = regular.with_name("DejaVuSans-Bold.ttf") if regular else None
+        if regular is None or not bold.exists():
+            fonts = Path(reportlab.__file__).parent / "fonts"
+            regular, bold = fonts / "Vera.ttf", fonts / "VeraBd.ttf"
+        pdfmetrics.registerFont(TTFont(FONT, str(regular)))
+        pdfmetrics.registerFont(TTFont(BOLD, str(bold)))
+        _fonts_ready = True
+
+
+def code_sheet_pdf(sheet: CodeSheet) -> bytes:
+    """A4 pages of six cards (two by three) to cut out and put on the tables: the
+    table's number, its players, the code and the link written out."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    _register_fonts()
+    base = ParagraphStyle("base", fontName=FONT, fontSize=10, leading=13, alignment=1)
+    styles = {
+        "title": ParagraphStyle("title", parent=base, fontName=BOLD, fontSize=14, leading=18),
+        "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=10, leading=13),
+        "table": ParagraphStyle("table", parent=base, fontName=BOLD, fontSize=20, leading=24),
+        "names": ParagraphStyle("names", parent=base, fontSize=9, leading=11),
+        "url": ParagraphStyle("url", parent=base, fontSize=6.5, leading=8),
+    }
+
+    def p(text, style):
+        return Paragraph(escape(str(text)), styles[style])
+
+    buffer = io.BytesIO()
+    margin = 10 * mm
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        title=sheet.title,
+    )
+    width = A4[0] - 2 * margin
+    cell_height = 84 * mm
+    qr_size = 52 * mm
+    cards = []
+    for code in sheet.codes:
+        card = [p(sheet.table_label % {"number": code.number}, "table")]
+        if code.names_a or code.names_b:
+            card.append(p(f"{sheet.wij}: {' & '.join(code.names_a)}", "names"))
+            card.append(p(f"{sheet.zij}: {' & '.join(code.names_b)}", "names"))
+        card += [Spacer(1, 2 * mm), qr_drawing(code.url, size=qr_size), p(code.url, "url")]
+        cards.append(card)
+    story = [p(sheet.title, "title"), p(sheet.subtitle, "subtitle"), p(sheet.hint, "subtitle")]
+    story.append(Spacer(1, 4 * mm))
+    if cards:
+        rows = [cards[i : i + 2] for i in range(0, len(cards), 2)]
+        if len(rows[-1]) == 1:
+            rows[-1].append("")
+        grid = Table(rows, colWidths=[width / 2] * 2, rowHeights=cell_height)
+        grid.setStyle(
+            TableStyle(
+                [
+                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
+                    ("TOPPADDING", (0, 0), (-1, -1), 3 * mm),
+                ]
+            )
+        )
+        story.append(grid)
+    doc.build(story)
+    return buffer.getvalue()
