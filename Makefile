@@ -68,8 +68,8 @@ bench: $(STAMP)
 
 # Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed.
 messages: $(STAMP)
-	$(PY) manage.py makemessages -l nl -l en --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*'
-	$(PY) manage.py makemessages -d djangojs -l nl -l en --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*'
+	$(PY) manage.py makemessages -l nl -l en --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'test-artifacts/*'
+	$(PY) manage.py makemessages -d djangojs -l nl -l en --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'test-artifacts/*'
 	$(PY) manage.py compilemessages --ignore '.venv/*'
 
 clean:
