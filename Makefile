@@ -47,21 +47,7 @@ format: $(STAMP)
 
 test: $(STAMP) lint
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
-	@echo "== tests on SQLite"
-	@if [ -x "$(CHROMIUM)" ] || [ "$$CI" = "true" ]; then \
-		$(PY) -m pytest -q; \
-	else \
-		echo "Debian's Chromium is not at $(CHROMIUM): skipping the browser tests (apt-get install chromium)."; \
-		$(PY) -m pytest -q -m "not browser"; \
-	fi
-	@echo "== tests on PostgreSQL ($(TEST_DATABASE_URL))"
-	@if $(PY) scripts/db_reachable.py "$(TEST_DATABASE_URL)"; then \
-		DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) -m pytest -q -m "not browser"; \
-	elif [ "$$CI" = "true" ]; then \
-		echo "PostgreSQL at $(TEST_DATABASE_URL) is not reachable, and CI=true needs it."; exit 1; \
-	else \
-		echo "PostgreSQL at $(TEST_DATABASE_URL) is not reachable: skipping the PostgreSQL leg."; \
-	fi
+	PY=$(PY) CHROMIUM=$(CHROMIUM) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_legs.sh
 
 bench: $(STAMP)
 	$(PY) scripts/bench_report.py
