@@ -1,0 +1,356 @@
+"""Downloads and the results import page: parse the request, call ``scoring.exports``, answer.
+
+Who may download what:
+
+- standings and an evening's result: the public rule (anyone when the club's
+  results are public, otherwise its people);
+- the table plan: the same (it is the round page's plan, on paper);
+- the hand log: members of the club (every hand, with names);
+- score sheets, blank or filled: scorers (their QR codes are the tables'
+  private entry links);
+- the import: tournament directors.
+
+Another club's objects answer 404.
+
+The import is two posts to one address, like the member import: the first
+carries the file and answers with the preview; the file is kept on the server
+(``DATA_DIR/imports``) under a random name for at most an hour, and the
+preview page posts back a token signed for this club, competition and user,
+holding that name and the file's SHA-256. The second post checks everything
+again and imports all or nothing. The hand log of a season is too large to
+carry in the page itself, as the member import does.
+"""
+
+import hashlib
+import io
+import secrets
+import time
+from pathlib import Path
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.core import signing
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_cache_control
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from clubs.permissions import Role, club_required
+from tournaments.models import Competition, Evening, Round
+
+from .exports import (
+    CONTENT_TYPES,
+    XLSX_TYPE,
+    csv,
+    handlog,
+    importers,
+    pdf,
+    reports,
+    table_entry_path,
+    xlsx,
+)
+
+UPLOAD_MAX_AGE = 60 * 60
+_SALT = "scoring.exports.results_import"
+
+
+def _download(data: bytes, stem: str, extension: str, *, inline=False):
+    filename = f"{slugify(stem) or 'export'}.{extension}"
+    response = FileResponse(
+        io.BytesIO(data),
+        as_attachment=not inline,
+        filename=filename,
+        content_type=CONTENT_TYPES[extension],
+    )
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def _competition(club, pk):
+    return get_object_or_404(Competition.objects.select_related("club"), club=club, pk=pk)
+
+
+def _report(report, fmt, club):
+    stem = f"{club.slug} {report.stem}"
+    if fmt == "xlsx":
+        return _download(xlsx.report_xlsx(report), stem, "xlsx")
+    if fmt == "csv":
+        return _download(csv.report_csv(report), stem, "csv")
+    if fmt == "pdf":
+        return _download(pdf.report_pdf(report), stem, "pdf", inline=True)
+    raise Http404
+
+
+@club_required()
+def standings_download(request, club, pk, fmt):
+    competition = _competition(club, pk)
+    period = None
+    if request.GET.get("period"):
+        if not request.GET["period"].isdigit():
+            raise Http404
+        period = get_object_or_404(competition.periods, pk=request.GET["period"])
+    report = reports.standings_report(competition=competition, period=period)
+    return _report(report, fmt, club)
+
+
+@club_required()
+def evening_result_download(request, club, pk, fmt):
+    evening = get_object_or_404(
+        Evening.objects.select_related("competition__club"), competition__club=club, pk=pk
+    )
+    return _report(reports.evening_report(evening=evening), fmt, club)
+
+
+@club_required(Role.MEMBER)
+def hand_log_download(request, club, pk, fmt):
+    competition = _competition(club, pk)
+    names = handlog.seat_names(competition)
+    rows = handlog.hand_log_rows(competition, names=names)
+    stem = f"{club.slug} {_('hands')} {competition.name}"
+    if fmt == "xlsx":
+        width = handlog.name_width(names)
+        return _download(xlsx.hand_log_xlsx(rows, name_width=width), stem, "xlsx")
+    if fmt == "csv":
+        return _download(csv.hand_log_csv(rows), stem, "csv")
+    raise Http404
+
+
+def _round(club, pk):
+    return get_object_or_404(
+        Round.objects.select_related("evening__competition__club"),
+        evening__competition__club=club,
+        pk=pk,
+    )
+
+
+def _sheets(request, round_, *, filled):
+    def entry_url(token):
+        return request.build_absolute_uri(table_entry_path(token))
+
+    return reports.round_sheets(round_=round_, entry_url=entry_url, filled=filled)
+
+
+def _round_stem(club, round_, what):
+    evening = round_.evening
+    return f"{club.slug} {what} {evening.date:%Y-%m-%d} {_('round')} {round_.number}"
+
+
+@club_required(Role.SCORER)
+def scoresheets_download(request, club, pk, filled=False):
+    round_ = _round(club, pk)
+    data = pdf.scoresheets_pdf(_sheets(request, round_, filled=filled))
+    what = _("score sheets filled") if filled else _("score sheets")
+    response = _download(data, _round_stem(club, round_, what), "pdf", inline=True)
+    patch_cache_control(response, no_store=True)  # the QR codes are the tables' links
+    return response
+
+
+@club_required()
+def table_plan_download(request, club, pk):
+    round_ = _round(club, pk)
+    # No entry links on the plan: it goes on the wall.
+    sheets = reports.round_sheets(round_=round_, entry_url=lambda token: "", filled=False)
+    data = pdf.table_plan_pdf(sheets)
+    return _download(data, _round_stem(club, round_, _("table plan")), "pdf", inline=True)
+
+
+# ---------------------------------------------------------------- import
+
+
+class ResultsImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Hand log"),
+        help_text=gettext_lazy("A CSV file (UTF-8) or an Excel workbook (.xlsx), at most 20 MB."),
+        widget=forms.FileInput(attrs={"accept": ".csv,.txt,.xlsx,text/csv," + XLSX_TYPE}),
+    )
+    create_members = forms.BooleanField(
+        label=gettext_lazy("Add players who are not members yet as members"),
+        required=False,
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > importers.MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(str(importers.size_problem(upload.size)))
+        return upload
+
+
+def _upload_dir() -> Path:
+    return Path(settings.DATA_DIR) / "imports"
+
+
+def _stash(data: bytes) -> str:
+    """Keep an uploaded file until the import is confirmed; returns its name."""
+    folder = _upload_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    for old in folder.glob("results-*.upload"):
+        if now - old.stat().st_mtime > UPLOAD_MAX_AGE:
+            old.unlink(missing_ok=True)
+    name = f"results-{secrets.token_hex(16)}.upload"
+    (folder / name).write_bytes(data)
+    return name
+
+
+def _salt(club, competition, user):
+    return f"{_SALT}:{club.pk}:{competition.pk}:{user.pk}"
+
+
+def _token(club, competition, user, *, name, filename, data, create_members):
+    payload = {
+        "name": name,
+        "file": filename,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "create_members": create_members,
+    }
+    return signing.dumps(payload, salt=_salt(club, competition, user))
+
+
+def _unstash(token, club, competition, user):
+    """(data, filename, create_members, path) from a token; ImportRejected if unusable."""
+    again = _("upload the file again.")
+    try:
+        payload = signing.loads(token, salt=_salt(club, competition, user), max_age=UPLOAD_MAX_AGE)
+    except signing.SignatureExpired as exc:
+        raise importers.ImportRejected(
+            [importers.Problem(_("The preview is more than an hour old; ") + again)]
+        ) from exc
+    except signing.BadSignature as exc:
+        raise importers.ImportRejected(
+            [importers.Problem(_("The preview could not be read; ") + again)]
+        ) from exc
+    name = str(payload.get("name", ""))
+    path = _upload_dir() / name
+    if not name.startswith("results-") or "/" in name or not path.is_file():
+        raise importers.ImportRejected(
+            [importers.Problem(_("The uploaded file is no longer there; ") + again)]
+        )
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != payload.get("sha256"):
+        raise importers.ImportRejected(
+            [importers.Problem(_("The uploaded file has changed; ") + again)]
+        )
+    return data, str(payload.get("file", "")), bool(payload.get("create_members")), path
+
+
+@club_required(Role.DIRECTOR)
+def results_import(request, club, pk):
+    competition = _competition(club, pk)
+    context = {"club": club, "competition": competition, "columns": _column_help()}
+    if request.method == "POST" and "token" in request.POST:
+        return _results_import_apply(request, club, competition, context)
+    preview, token = None, ""
+    if request.method == "POST":
+        form = ResultsImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            data = upload.read()
+            create_members = form.cleaned_data["create_members"]
+            preview = importers.results_import_preview(
+                club=club,
+                competition=competition,
+                data=data,
+                filename=upload.name,
+                create_members=create_members,
+            )
+            if preview.can_apply:
+                name = _stash(data)
+                token = _token(
+                    club,
+                    competition,
+                    request.user,
+                    name=name,
+                    filename=upload.name,
+                    data=data,
+                    create_members=create_members,
+                )
+            form = ResultsImportForm(initial={"create_members": create_members})
+    else:
+        form = ResultsImportForm()
+    context.update({"form": form, "preview": preview, "token": token})
+    return render(request, "scoring/exports/results_import.html", context)
+
+
+def _results_import_apply(request, club, competition, context):
+    path = None
+    try:
+        data, filename, create_members, path = _unstash(
+            request.POST["token"], club, competition, request.user
+        )
+        result = importers.results_import_apply(
+            club=club,
+            competition=competition,
+            data=data,
+            filename=filename,
+            by=request.user,
+            create_members=create_members,
+        )
+    except importers.ImportRejected as exc:
+        context.update({"form": ResultsImportForm(), "rejected": exc.problems})
+        return render(request, "scoring/exports/results_import.html", context)
+    finally:
+        if path is not None:
+            path.unlink(missing_ok=True)
+    evenings = len(result.evenings)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s evening imported: %(games)s games, %(hands)s hands.",
+            "%(count)s evenings imported: %(games)s games, %(hands)s hands.",
+            evenings,
+        )
+        % {"count": evenings, "games": result.games, "hands": result.hands},
+    )
+    if result.new_members:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)s new member added.",
+                "%(count)s new members added.",
+                len(result.new_members),
+            )
+            % {"count": len(result.new_members)},
+        )
+    if result.skipped:
+        messages.info(
+            request,
+            ngettext(
+                "%(count)s evening was already there and was skipped.",
+                "%(count)s evenings were already there and were skipped.",
+                len(result.skipped),
+            )
+            % {"count": len(result.skipped)},
+        )
+    return redirect(competition)
+
+
+def _column_help():
+    """The hand-log columns with their meaning, for the upload page."""
+    meaning = {
+        "date": _("the evening, as YYYY-MM-DD"),
+        "round": _("the round of the evening: 1, 2, 3 …"),
+        "table": _("the table number"),
+        "hand": _("the hand of the game: 1 to 16 for a boompje"),
+        "north": _("the players: north and south are wij (team A) …"),
+        "south": "",
+        "east": _("… east and west are zij (team B)"),
+        "west": "",
+        "playing": _("the team that played: A or B"),
+        "trump": _("C, D, H, S or empty"),
+        "points_a": _("card points of wij and zij: together 162"),
+        "points_b": "",
+        "roem_a": _("roem of wij and zij; empty is 0"),
+        "roem_b": "",
+        "pit": _("the team that took every trick: A, B or empty"),
+        "nat": _("optional, checked: the team that was nat"),
+        "score_a": _("optional, checked: what each team banked"),
+        "score_b": "",
+        "sitout": _("optional: a player who sat out the round, name under north, this score here"),
+    }
+    return [
+        {"name": key, "title": handlog.TITLES[key], "meaning": meaning[key]}
+        for key in handlog.COLUMNS
+    ]

@@ -1,0 +1,59 @@
+"""Results as files: spreadsheets and PDFs out, past results in. Bytes in, bytes out.
+
+Nothing here knows about requests. Views (``scoring.export_views``) wrap the
+bytes in a ``FileResponse``; the management commands (``export_standings``,
+``export_hands``, ``print_scoresheets``, ``import_results``) write them to disk.
+
+Modules
+-------
+:mod:`.reports`
+    What a file holds, read once from ``scoring.standings`` and the database:
+    a :class:`~.reports.Report` (standings, an evening's result), the score
+    sheets and the table plan of a round. Every format renders the same values,
+    so a spreadsheet, a CSV file and a PDF never disagree with the site.
+:mod:`.handlog`
+    The hand-log format: one row per hand, the columns the importer reads and
+    the exports write, and the query that streams them.
+:mod:`.xlsx`, :mod:`.csv`, :mod:`.pdf`
+    The renderers.
+:mod:`.importers`
+    Past results in: read, check every row, then store all or nothing.
+:mod:`.bench`
+    ``python -m scoring.exports.bench``.
+
+Shared decisions
+----------------
+Formula injection
+    A text starting with ``=``, ``+``, ``-`` or ``@`` (a name such as
+    ``=HYPERLINK(...)``) is written to .xlsx as a text cell with Excel's quote
+    prefix, and to CSV with a leading apostrophe (the OWASP advice, as the
+    member export does); the importer drops that apostrophe again.
+Language
+    Titles and labels use the active language (Dutch by default, as the site);
+    the hand-log CSV keeps its machine column names (``date``, ``round``, ...)
+    in every language, because it is the import format.
+The table link
+    :func:`table_entry_path` is the one place that knows the address of a
+    table's entry page; callers make it absolute (the view with
+    ``request.build_absolute_uri``, the command with ``--base-url``).
+"""
+
+from django.urls import NoReverseMatch, reverse
+
+FORMULA_TRIGGERS = ("=", "+", "-", "@")
+CSV_TRIGGERS = (*FORMULA_TRIGGERS, "\t", "\r")
+
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CONTENT_TYPES = {
+    "xlsx": XLSX_TYPE,
+    "csv": "text/csv; charset=utf-8",
+    "pdf": "application/pdf",
+}
+
+
+def table_entry_path(token: str) -> str:
+    """The path of a table's private entry page (what its QR code opens)."""
+    try:
+        return reverse("scoring:table-entry", kwargs={"token": token})
+    except NoReverseMatch:
+        return f"/t/{token}/"

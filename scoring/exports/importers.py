@@ -1,0 +1,1523 @@
+"""Past results in: a hand log (CSV or .xlsx) into a competition, all or nothing.
+
+Bytes in, checked plan out, then one service that writes it; nothing here
+knows about requests. The format is the hand log of :mod:`.handlog`, so the
+hand-log export of any competition imports back (the backup and restore).
+
+1. :func:`results_import_preview` reads the file and checks every row against
+   the club and the competition as they are, writing nothing. Its
+   :class:`ResultsPreview` lists the evenings, games and hands that will be
+   added, the players that will be added as members, the evenings that are
+   already there, and every problem as (row, column, what is wrong).
+2. :func:`results_import_apply` (the service) does the same checks again
+   inside one transaction, with the club locked, and stores everything or
+   nothing: one bad row rejects the file with :class:`ImportRejected`.
+
+Decisions
+---------
+Rows
+    The first row names the columns, in any order: the column names of
+    :mod:`.handlog` (``date``, ``round``, ... ``pit``), the titles of our own
+    .xlsx export in either language, or the Dutch words a club writes (datum,
+    ronde, tafel, spel, noord, zuid, oost, west, troef, ...). Row numbers in a
+    report are the spreadsheet's (the header is row 1). Empty rows are
+    skipped; a column the importer does not know is left out with a warning.
+    ``trump``, ``roem_a``, ``roem_b`` and ``pit`` may be left out (no trump
+    recorded, no roem, no pit).
+Scoring
+    Every hand is scored by the rules core under the competition's rule set
+    (``competition.ruleset()``); whatever the core refuses (card points that
+    do not add up to 162, roem 30, a pit without all the points) is a problem
+    of that row. When the file has ``nat``, ``score_a`` or ``score_b`` filled
+    in, they must agree with the core: a file made under other rules is caught
+    rather than silently re-scored.
+Games
+    Rows with the same date, round and table are one game; its four names must
+    be the same on every row, four different players, each at one table per
+    round. Its hands are numbered 1, 2, 3 ... without gaps or doubles, and no
+    hand may come after the end of the game by the rule set. A game that stops
+    before its end (15 hands of a boompje, a tie not played out) is imported as
+    the paper has it, with a warning: the club's old records are what counted.
+Evenings
+    Rows with the same date are one evening, stored as finished, its games as
+    confirmed (``confirmed_by`` "import") with their totals, marsen, nat and
+    roem computed like ``scoring.services`` does, and the rule set's snapshot.
+    Each game gets one audit entry, each evening one log line.
+Sit-outs
+    A row with the ``sitout`` column filled in is a player who sat out the
+    round: the player's name in ``north``, the score in ``sitout``, ``table``
+    and ``hand`` empty. It becomes a sit-out seat and a sit-out score, as the
+    draw makes them. Other adjustments, absences and whether an evening counts
+    are not part of the format (see :mod:`.handlog`).
+Names
+    A name is a member of the club with exactly that name, or else the one
+    member whose name matches ignoring case and spacing. Two members matching
+    is an error (tell them apart in the club first); an unknown name is an
+    error unless new players are to be added as members (``--create-members``,
+    the box on the upload page), once per name.
+Twice
+    Importing the same file twice adds nothing: an evening that already exists
+    with the same games, hands and sit-outs is skipped. An existing evening
+    with other results is an error (remove it, or the rows, first); an
+    existing evening without rounds (planned) gets the imported rounds.
+Files
+    CSV in UTF-8 (with or without byte-order mark; UTF-16 with a byte-order
+    mark is read too), separated by commas (``;`` and tabs are recognised);
+    anything else is rejected with the line of the first character that is
+    not UTF-8. An .xlsx is read from its first sheet, formulas as written: a
+    formula or an error cell is a problem ("paste values"). A leading
+    apostrophe before ``= + - @`` is dropped (our CSV export's guard).
+Limits
+    Files up to 20 MB, workbooks that unpack to at most 150 MB, and at most
+    50,000 rows: the largest season we know (100 players every week, the
+    benchmark) has 48,000 hands, and a file is one competition. More rows is
+    refused before anything is checked, asking to split the file by season.
+    A report lists at most 500 problems and says how many more there are.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+import unicodedata
+import zipfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from functools import lru_cache, partial
+
+from django.conf import settings
+from django.db import transaction
+from django.template.defaultfilters import filesizeformat
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from clubs.imports import ImportRejected, Problem
+from clubs.models import Club, Member
+from clubs.permissions import Role, require_role
+from scoring import rules
+from scoring.messages import MESSAGES
+from scoring.models import Adjustment, AuditEntry, Game, Hand
+from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
+
+from . import FORMULA_TRIGGERS
+from .handlog import ALIASES, COLUMNS, NAMES, POSITION, REQUIRED, TITLES
+
+__all__ = [
+    "MAX_ROWS",
+    "MAX_UPLOAD_BYTES",
+    "ImportRejected",
+    "ImportResult",
+    "Problem",
+    "ResultsPreview",
+    "results_import_apply",
+    "results_import_preview",
+]
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+MAX_UNPACKED_BYTES = 150 * 1024 * 1024
+MAX_ROWS = 50_000
+MAX_PROBLEMS = 500
+EXCEL_MAX_ROW = 1_048_576
+NAME_MAX = Member._meta.get_field("name").max_length
+
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
+_TEAMS = {"a": "A", "b": "B", "wij": "A", "zij": "B", "w": "A", "z": "B"}
+_SUITS = {
+    "c": "C",
+    "d": "D",
+    "h": "H",
+    "s": "S",
+    "k": "C",  # klaveren
+    "r": "D",  # ruiten
+    "♣": "C",
+    "♦": "D",
+    "♥": "H",
+    "♠": "S",
+}
+
+
+# ---------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class HandEntry:
+    """One hand as read from the file, checked and scored."""
+
+    row: int
+    date: date
+    round: int
+    table: int
+    hand: int
+    names: tuple[str, str, str, str]  # north, south, east, west as written
+    playing: str
+    trump: str
+    points_a: int
+    points_b: int
+    roem_a: int
+    roem_b: int
+    pit: str
+    score_a: int
+    score_b: int
+    nat: bool
+
+    @property
+    def game_key(self):
+        return (self.date, self.round, self.table)
+
+    def inputs(self):
+        return (
+            self.hand,
+            self.playing,
+            self.trump,
+            self.points_a,
+            self.points_b,
+            self.roem_a,
+            self.roem_b,
+            self.pit,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SitoutEntry:
+    row: int
+    date: date
+    round: int
+    name: str
+    points: int
+
+
+@dataclass
+class GamePlan:
+    date: date
+    round: int
+    table: int
+    names: tuple[str, str, str, str]  # north, south, east, west
+    hands: list[HandEntry]
+    result: rules.GameResult | None = None
+
+    @property
+    def first_row(self):
+        return min(hand.row for hand in self.hands)
+
+
+@dataclass
+class EveningPlan:
+    date: date
+    games: list[GamePlan] = field(default_factory=list)
+    sitouts: list[SitoutEntry] = field(default_factory=list)
+    existing: Evening | None = None  # a planned evening without rounds, to fill
+
+    @property
+    def rounds(self):
+        return sorted({g.round for g in self.games} | {s.round for s in self.sitouts})
+
+    @property
+    def hand_count(self):
+        return sum(len(game.hands) for game in self.games)
+
+
+@dataclass
+class ResultsPreview:
+    """What importing a file would do; ``problems`` empty means it can be applied."""
+
+    filename: str
+    columns: dict[str, str] = field(default_factory=dict)  # key -> the file's title
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    evenings: list[EveningPlan] = field(default_factory=list)  # to add
+    skipped: list[date] = field(default_factory=list)  # already imported
+    new_members: list[str] = field(default_factory=list)
+    rows: int = 0
+    more_problems: int = 0
+    first_date: date | None = None
+    last_date: date | None = None
+    _members: dict = field(default_factory=dict, repr=False)  # name key -> member id
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def can_apply(self) -> bool:
+        return self.ok and bool(self.evenings)
+
+    @property
+    def games(self) -> int:
+        return sum(len(evening.games) for evening in self.evenings)
+
+    @property
+    def hands(self) -> int:
+        return sum(evening.hand_count for evening in self.evenings)
+
+    @property
+    def sitouts(self) -> int:
+        return sum(len(evening.sitouts) for evening in self.evenings)
+
+    def add(self, problem: Problem):
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(problem)
+        else:
+            self.more_problems += 1
+
+    def finish(self):
+        self.problems.sort(key=lambda p: (p.row is not None, p.row or 0))
+        if self.more_problems:
+            self.problems.append(
+                Problem(
+                    ngettext(
+                        "… and %(count)s more problem.",
+                        "… and %(count)s more problems.",
+                        self.more_problems,
+                    )
+                    % {"count": self.more_problems}
+                )
+            )
+        return self
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    competition: Competition
+    evenings: list[Evening]
+    games: int
+    hands: int
+    sitouts: int
+    new_members: list[Member]
+    skipped: list[date]
+
+
+# ---------------------------------------------------------------- reading
+
+
+class _Rejected(Exception):
+    def __init__(self, *problems):
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True, slots=True)
+class _Bad:
+    """A cell that cannot be imported (a formula, an Excel error)."""
+
+    message: str
+
+
+def _normalise(title) -> str:
+    return "".join(ch for ch in str(title).casefold() if ch.isalnum())
+
+
+def _aliases() -> dict[str, str]:
+    """Normalised column title -> column key: names, Dutch words, our titles in each language."""
+    aliases = {}
+    for key in COLUMNS:
+        aliases[_normalise(key)] = key
+    for key, words in ALIASES.items():
+        for word in words:
+            aliases.setdefault(_normalise(word), key)
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            for key in COLUMNS:
+                aliases.setdefault(_normalise(TITLES[key]), key)
+    return aliases
+
+
+def size_problem(size) -> Problem:
+    return Problem(
+        _("The file is too large (%(size)s); files up to %(limit)s can be imported.")
+        % {"size": filesizeformat(size), "limit": filesizeformat(MAX_UPLOAD_BYTES)}
+    )
+
+
+def _too_many_rows() -> Problem:
+    return Problem(
+        _(
+            "The file has more than %(max)s rows. Import one competition (season) per "
+            "file, and split a very long one by date."
+        )
+        % {"max": f"{MAX_ROWS:,}".replace(",", ".")}
+    )
+
+
+def _csv_rows(data: bytes):
+    """(row number, values) for each CSV record; the first is the header."""
+    if data.startswith(codecs.BOM_UTF8):
+        encoding, data = "utf-8", data[len(codecs.BOM_UTF8) :]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    else:
+        encoding = "utf-8"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise _Rejected(
+            Problem(
+                _(
+                    "The file is not UTF-8 text (line %(line)s has a character in "
+                    "another encoding). In Excel choose Save as, “CSV UTF-8”, or "
+                    "import the .xlsx workbook itself."
+                )
+                % {"line": line}
+            )
+        ) from exc
+    if "\x00" in text:
+        raise _Rejected(Problem(_("The file is not a CSV text file or an Excel workbook.")))
+    first_line = text.split("\n", 1)[0].rstrip("\r")
+    aliases = _aliases()
+
+    def score(delimiter):
+        titles = next(csv.reader([first_line], delimiter=delimiter), [])
+        return (sum(_normalise(t) in aliases for t in titles), delimiter == ",")
+
+    delimiter = max([",", ";", "\t"], key=score)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        yield from enumerate(reader, 1)
+    except csv.Error as exc:
+        raise _Rejected(
+            Problem(_("The file could not be read as CSV: %(error)s") % {"error": exc})
+        ) from exc
+
+
+def _xlsx_rows(data: bytes):
+    """(row number, values) of the workbook's first sheet, formulas as written."""
+    import openpyxl
+
+    not_xlsx = Problem(_("The file is not an Excel workbook (.xlsx) that can be read."))
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise _Rejected(not_xlsx) from exc
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise _Rejected(Problem(_("The workbook is too large when unpacked.")))
+    try:
+        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+        sheet = workbook.worksheets[0]
+        header = next(sheet.iter_rows(min_row=1, max_row=1), ())
+    except Exception as exc:  # openpyxl raises many kinds on a damaged file
+        raise _Rejected(not_xlsx) from exc
+    width = 0
+    for index, cell in enumerate(header, 1):
+        if cell.value is not None:
+            width = index
+    width = max(width, 1)
+    try:
+        # Rows are numbered as the sheet does; gaps come as empty rows (one
+        # shared tuple, cheap) and the loop stops at Excel's last row.
+        gap = None
+        for number, cells in enumerate(sheet.iter_rows(min_row=1, max_col=width), 1):
+            if number > EXCEL_MAX_ROW:
+                break
+            if cells is gap:
+                continue  # openpyxl fills a gap with one shared empty row
+            values = [_xlsx_value(cell) for cell in cells]
+            if not any(value is not None for value in values):
+                gap = cells
+                continue
+            yield number, values
+    except _Rejected:
+        raise
+    except Exception as exc:
+        raise _Rejected(not_xlsx) from exc
+    finally:
+        workbook.close()
+
+
+def _xlsx_value(cell):
+    value = cell.value
+    if value is None:
+        return None
+    data_type = cell.data_type
+    if data_type == "f":
+        formula = value if isinstance(value, str) else "="
+        formula = formula if len(formula) <= 40 else formula[:39] + "…"
+        return _Bad(
+            _(
+                "the cell holds a formula (%(formula)s); copy the column and "
+                "paste it back as values."
+            )
+            % {"formula": formula}
+        )
+    if data_type == "e":
+        return _Bad(_("the cell shows an error (%(error)s).") % {"error": value})
+    return value
+
+
+def _grid(data: bytes, filename: str):
+    if not data:
+        raise _Rejected(Problem(_("The file is empty.")))
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise _Rejected(size_problem(len(data)))
+    if data.startswith(b"PK\x03\x04"):
+        return _xlsx_rows(data), False
+    if data.startswith(b"\xd0\xcf\x11\xe0"):
+        raise _Rejected(
+            Problem(
+                _(
+                    "This is an old Excel file (.xls) or a workbook with a password. "
+                    "Save it as .xlsx without a password, or as CSV UTF-8."
+                )
+            )
+        )
+    if filename.lower().endswith((".xlsx", ".xlsm")):
+        raise _Rejected(Problem(_("The file is not an Excel workbook (.xlsx) that can be read.")))
+    return _csv_rows(data), True
+
+
+# ---------------------------------------------------------------- cells
+
+
+def _is_empty(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+class _CellError(Exception):
+    pass
+
+
+def _as_int(value, *, low, high, what):
+    if isinstance(value, bool):
+        raise _CellError(_("“%(value)s” is not a whole number.") % {"value": value})
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("-").isdigit() and text.isascii():
+            value = int(text)
+        else:
+            raise _CellError(_("“%(value)s” is not a whole number.") % {"value": text})
+    if not isinstance(value, int):
+        raise _CellError(_("“%(value)s” is not a whole number.") % {"value": value})
+    if not low <= value <= high:
+        raise _CellError(
+            _("%(what)s must be between %(low)s and %(high)s, not %(value)s.")
+            % {"what": what, "low": low, "high": high, "value": value}
+        )
+    return value
+
+
+def _as_date(value):
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    text = str(value).strip()
+    if _DATE_RE.match(text):
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            pass
+    raise _CellError(
+        _("“%(value)s” is not a date; write it as YYYY-MM-DD (2026-10-06).") % {"value": text}
+    )
+
+
+def _as_name(value, from_csv):
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    if from_csv and text[:1] == "'" and text[1:2] in FORMULA_TRIGGERS:
+        text = text[1:]  # the guard our CSV export puts before = + - @
+    if _CONTROL.search(text):
+        raise _CellError(
+            _("the name holds a line break, tab or other control character; keep it on one line.")
+        )
+    if not text:
+        raise _CellError(_("the name is empty."))
+    if len(text) > NAME_MAX:
+        raise _CellError(_("the name is longer than %(max)s characters.") % {"max": NAME_MAX})
+    return text
+
+
+def _as_team(value, *, empty_ok):
+    text = str(value).strip().casefold() if value is not None else ""
+    if not text and empty_ok:
+        return ""
+    team = _TEAMS.get(text)
+    if team is None:
+        if empty_ok:
+            raise _CellError(
+                _("“%(value)s” is not a team; write A (wij), B (zij) or leave it empty.")
+                % {"value": str(value).strip()}
+            )
+        raise _CellError(
+            _("“%(value)s” is not a team; write A (wij) or B (zij).")
+            % {"value": str(value).strip() if value is not None else ""}
+        )
+    return team
+
+
+def _as_trump(value):
+    text = str(value).strip().casefold() if value is not None else ""
+    if not text:
+        return ""
+    suit = _SUITS.get(text)
+    if suit is None:
+        raise _CellError(
+            _("“%(value)s” is not a trump suit; write C, D, H, S or leave it empty.")
+            % {"value": str(value).strip()}
+        )
+    return suit
+
+
+@lru_cache(maxsize=8192)
+def name_key(name: str) -> str:
+    """A name compared ignoring case, accents' composition and spacing."""
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+# ---------------------------------------------------------------- rows
+
+
+def _header(records, preview):
+    """Map the header's titles to column keys: {index: key}."""
+    try:
+        number, titles = next(records)
+    except StopIteration:
+        preview.add(Problem(_("The file is empty.")))
+        return None
+    aliases = _aliases()
+    fields, unknown = {}, []
+    for index, title in enumerate(titles):
+        if isinstance(title, _Bad):
+            preview.add(Problem(title.message, row=number, column=_column_letter(index)))
+            continue
+        if _is_empty(title):
+            continue
+        text = str(title).strip()
+        key = aliases.get(_normalise(text))
+        if key is None:
+            unknown.append(text)
+        elif key in preview.columns:
+            preview.add(
+                Problem(
+                    _("means the same as column “%(other)s”; keep one of them.")
+                    % {"other": preview.columns[key]},
+                    row=number,
+                    column=text,
+                )
+            )
+        else:
+            preview.columns[key] = text
+            fields[index] = key
+    missing = [key for key in REQUIRED if key not in preview.columns]
+    if missing:
+        preview.add(
+            Problem(
+                _(
+                    "The first row must name the columns; these are missing: %(columns)s. "
+                    "See the list of columns below."
+                )
+                % {"columns": ", ".join(missing)},
+                row=number,
+            )
+        )
+        return None
+    if unknown:
+        preview.warnings.append(
+            _("These columns are not imported: %(columns)s.")
+            % {"columns": ", ".join(f"“{title}”" for title in unknown)}
+        )
+    return fields
+
+
+def _column_letter(index):
+    from openpyxl.utils import get_column_letter
+
+    return get_column_letter(index + 1)
+
+
+def _convert_name(from_csv):
+    return lambda value: _as_name(value, from_csv)
+
+
+_ROUND = {"low": 1, "high": 99}
+_TABLE = {"low": 1, "high": 999}
+_HAND = {"low": 1, "high": 99}
+_POINTS = {"low": 0, "high": 162}
+_ROEM = {"low": 0, "high": 2000}
+_SCORE = {"low": 0, "high": 10000}
+_SITOUT = {"low": -10000, "high": 10000}
+_SITOUT_EMPTY = ("table", "hand", "south", "east", "west", "playing", "points_a", "points_b")
+
+
+class _Row:
+    """One row's cells, converted one column at a time; problems are collected."""
+
+    __slots__ = ("number", "problems", "titles", "values")
+
+    def __init__(self, number, values, titles):
+        self.number = number
+        self.values = values
+        self.titles = titles
+        self.problems = []
+
+    def problem(self, message, key=None):
+        column = self.titles.get(key, key) if key else None
+        self.problems.append(Problem(message, row=self.number, column=column))
+
+    def get(self, key, convert, *, required=True, default=None):
+        value = self.values.get(key)
+        if isinstance(value, _Bad):
+            self.problem(value.message, key)
+            return None
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if required:
+                self.problem(_("this cell is empty."), key)
+            return default
+        try:
+            return convert(value)
+        except _CellError as exc:
+            self.problem(str(exc), key)
+            return None
+
+    def number_in(self, key, limits, what, *, required=True, default=None):
+        value = self.values.get(key)
+        if type(value) is str and value.isdigit() and value.isascii():
+            number = int(value)  # the common case, fast
+            if limits["low"] <= number <= limits["high"]:
+                return number
+        elif type(value) is int and limits["low"] <= value <= limits["high"]:
+            return value
+        return self.get(
+            key,
+            lambda value: _as_int(value, what=what, **limits),
+            required=required,
+            default=default,
+        )
+
+
+def _collect(records, index_of):
+    """The rows that are not empty, as {key: value}; refused over the row limit.
+
+    Counted before anything is checked, so a file over the limit is refused fast.
+    """
+    rows = []
+    for number, cells in records:
+        if not any(cells):
+            continue  # a blank line, fast: a file may hold millions
+        width = len(cells)
+        values = {key: cells[i] if i < width else None for key, i in index_of.items()}
+        if all(_is_empty(v) for v in values.values()):
+            continue
+        if len(rows) == MAX_ROWS:
+            raise _Rejected(_too_many_rows())
+        rows.append((number, values))
+    return rows
+
+
+def _read_rows(records, fields, preview, ruleset, from_csv):
+    """Parse and score every row: (hands, sitouts, games with a bad row).
+
+    Problems go to the preview; a game with a bad row is not checked as a game
+    (its "missing" hand would only repeat the row's problem).
+    """
+    hands, sitouts, bad_games = [], [], set()
+    count = 0
+    titles = preview.columns
+    index_of = {key: index for index, key in fields.items()}
+    as_name = _convert_name(from_csv)
+    as_team = partial(_as_team, empty_ok=False)
+    as_side = partial(_as_team, empty_ok=True)
+    what = {
+        "round": _("A round number"),
+        "table": _("A table number"),
+        "hand": _("A hand number"),
+        "points": _("Card points"),
+        "roem": _("Roem"),
+        "score": _("A score"),
+        "sitout": _("A sit-out score"),
+    }
+    core = _("by the rule set (%(rules)s)") % {"rules": ruleset.label}
+    sitout_only = _(
+        "a sit-out row has only a date, a round, the player in “%(north)s” and the "
+        "score; leave this cell empty."
+    ) % {"north": titles["north"]}
+    for number, values in _collect(records, index_of):
+        count += 1
+        row = _Row(number, values, titles)
+        when = row.get("date", _as_date)
+        round_number = row.number_in("round", _ROUND, what["round"])
+        if not _is_empty(values.get("sitout")):
+            for key in _SITOUT_EMPTY:
+                if not _is_empty(values.get(key)):
+                    row.problem(sitout_only, key)
+            name = row.get("north", as_name)
+            points = row.number_in("sitout", _SITOUT, what["sitout"])
+            if row.problems:
+                for problem in row.problems:
+                    preview.add(problem)
+            else:
+                sitouts.append(SitoutEntry(number, when, round_number, name, points))
+            continue
+        table = row.number_in("table", _TABLE, what["table"])
+        hand = row.number_in("hand", _HAND, what["hand"])
+        names = tuple(row.get(key, as_name) for key in NAMES)
+        playing = row.get("playing", as_team)
+        trump = row.get("trump", _as_trump, required=False, default="")
+        points_a = row.number_in("points_a", _POINTS, what["points"])
+        points_b = row.number_in("points_b", _POINTS, what["points"])
+        roem_a = row.number_in("roem_a", _ROEM, what["roem"], required=False, default=0)
+        roem_b = row.number_in("roem_b", _ROEM, what["roem"], required=False, default=0)
+        pit = row.get("pit", as_side, required=False, default="")
+        nat = row.get("nat", as_side, required=False)
+        given_a = row.number_in("score_a", _SCORE, what["score"], required=False)
+        given_b = row.number_in("score_b", _SCORE, what["score"], required=False)
+        if not row.problems:
+            seen = {}
+            for key, name in zip(NAMES, names, strict=True):
+                other = seen.setdefault(name_key(name), key)
+                if other != key:
+                    row.problem(
+                        _("%(name)s is also in column “%(other)s”: four players sit at a table.")
+                        % {"name": name, "other": titles[other]},
+                        key,
+                    )
+        result = None
+        if not row.problems:
+            try:
+                result = rules.score_hand(
+                    ruleset,
+                    playing=playing,
+                    points=(points_a, points_b),
+                    roem=(roem_a, roem_b),
+                    pit=pit or None,
+                )
+            except rules.InvalidHand as exc:
+                row.problems.append(_hand_problem(exc, number, titles))
+        if result is not None:
+            scores = result.scores
+            nat_team = playing if result.nat else ""
+            for key, given, expected in (
+                ("nat", nat, nat_team),
+                ("score_a", given_a, scores[0]),
+                ("score_b", given_b, scores[1]),
+            ):
+                if given is not None and given != expected:
+                    row.problem(
+                        _("the file says %(given)s, but %(core)s it is %(expected)s.")
+                        % {"given": given or "–", "core": core, "expected": expected or "–"},
+                        key,
+                    )
+        if row.problems:
+            for problem in row.problems:
+                preview.add(problem)
+            bad_games.add((when, round_number, table))
+            continue
+        hands.append(
+            HandEntry(
+                row=number,
+                date=when,
+                round=round_number,
+                table=table,
+                hand=hand,
+                names=names,
+                playing=playing,
+                trump=trump,
+                points_a=points_a,
+                points_b=points_b,
+                roem_a=roem_a,
+                roem_b=roem_b,
+                pit=pit,
+                score_a=scores[0],
+                score_b=scores[1],
+                nat=result.nat,
+            )
+        )
+    preview.rows = count
+    return hands, sitouts, bad_games
+
+
+def _hand_problem(exc, row, title):
+    message = MESSAGES.get(exc.code)
+    message = str(message) if message is not None else str(exc)
+    team = str((exc.params or {}).get("team", "A"))
+    column = {
+        "playing": title.get("playing"),
+        "points": title.get("points_a") + ", " + title.get("points_b"),
+        "roem": title.get("roem_b" if team == "B" else "roem_a", title.get("points_a")),
+        "pit": title.get("pit"),
+    }.get(exc.field)
+    return Problem(message, row=row, column=column)
+
+
+# ---------------------------------------------------------------- checking
+
+
+def _where(game_or_key):
+    when, round_number, table = (
+        game_or_key
+        if isinstance(game_or_key, tuple)
+        else (game_or_key.date, game_or_key.round, game_or_key.table)
+    )
+    return _("%(date)s, round %(round)s, table %(table)s") % {
+        "date": when.isoformat(),
+        "round": round_number,
+        "table": table,
+    }
+
+
+def _games(hands, preview, ruleset):
+    """Group hands into games and check each game; returns {key: GamePlan}."""
+    title = preview.columns
+    games = {}
+    for hand in hands:
+        game = games.get(hand.game_key)
+        if game is None:
+            games[hand.game_key] = GamePlan(hand.date, hand.round, hand.table, hand.names, [hand])
+            continue
+        game.hands.append(hand)
+    good = {}
+    for key, game in games.items():
+        bad = False
+        first = min(game.hands, key=lambda h: h.row)
+        game.names = first.names
+        for hand in game.hands:
+            for column, name, expected in zip(NAMES, hand.names, first.names, strict=True):
+                if name_key(name) != name_key(expected):
+                    bad = True
+                    preview.add(
+                        Problem(
+                            _(
+                                "%(name)s, but row %(first)s of this game (%(where)s) "
+                                "has %(expected)s here; a game keeps its four players."
+                            )
+                            % {
+                                "name": name,
+                                "first": first.row,
+                                "where": _where(key),
+                                "expected": expected,
+                            },
+                            row=hand.row,
+                            column=title[column],
+                        )
+                    )
+        seen = {}
+        for hand in sorted(game.hands, key=lambda h: h.row):
+            other = seen.setdefault(hand.hand, hand.row)
+            if other != hand.row:
+                bad = True
+                preview.add(
+                    Problem(
+                        _("hand %(hand)s of this game (%(where)s) is also on row %(other)s.")
+                        % {"hand": hand.hand, "where": _where(key), "other": other},
+                        row=hand.row,
+                        column=title["hand"],
+                    )
+                )
+        if bad:
+            continue
+        game.hands.sort(key=lambda h: h.hand)
+        for expected, hand in enumerate(game.hands, 1):
+            if hand.hand != expected:
+                bad = True
+                preview.add(
+                    Problem(
+                        _("hand %(missing)s of this game (%(where)s) is missing.")
+                        % {"missing": expected, "where": _where(key)},
+                        row=hand.row,
+                        column=title["hand"],
+                    )
+                )
+                break
+        if bad:
+            continue
+        state = rules.game_state(ruleset, totals=(0, 0), hands_played=0)
+        totals = [0, 0]
+        for hand in game.hands:
+            if state.complete:
+                bad = True
+                preview.add(
+                    Problem(
+                        _(
+                            "the game (%(where)s) was over after hand %(hands)s "
+                            "(%(a)s–%(b)s); this hand comes after its end."
+                        )
+                        % {
+                            "where": _where(key),
+                            "hands": state.hands_played,
+                            "a": state.totals[0],
+                            "b": state.totals[1],
+                        },
+                        row=hand.row,
+                        column=title["hand"],
+                    )
+                )
+                break
+            totals[0] += hand.score_a
+            totals[1] += hand.score_b
+            state = rules.game_state(ruleset, totals=totals, hands_played=hand.hand)
+        if bad:
+            continue
+        game.result = state
+        good[key] = game
+    return good
+
+
+def _check_places(games, sitouts, preview):
+    """Each player at one place per round: one table, or sitting out once."""
+    title = preview.columns
+    places = {}
+    ok = True
+    for game in sorted(games.values(), key=lambda g: g.first_row):
+        for column, name in zip(NAMES, game.names, strict=True):
+            where = (game.date, game.round, name_key(name))
+            other = places.setdefault(where, (game.table, game.first_row))
+            if other[0] != game.table:
+                ok = False
+                preview.add(
+                    Problem(
+                        _(
+                            "%(name)s also plays at table %(table)s in this round "
+                            "(row %(other)s); a player has one place per round."
+                        )
+                        % {"name": name, "table": other[0], "other": other[1]},
+                        row=game.first_row,
+                        column=title[column],
+                    )
+                )
+    for sitout in sitouts:
+        where = (sitout.date, sitout.round, name_key(sitout.name))
+        other = places.setdefault(where, (None, sitout.row))
+        if other[1] != sitout.row:
+            ok = False
+            preview.add(
+                Problem(
+                    _("%(name)s already has a place in this round (row %(other)s).")
+                    % {"name": sitout.name, "other": other[1]},
+                    row=sitout.row,
+                    column=title["north"],
+                )
+            )
+    return ok
+
+
+def _resolve_names(hands, sitouts, preview, club, create_members):
+    """Name key -> member id (or None for a member to add); problems for the rest.
+
+    Every row that could be read counts, also those of a game with a bad row,
+    so an unknown name is reported in the same report.
+    """
+    title = preview.columns
+    exact, by_key = {}, defaultdict(list)
+    if club is not None:
+        for pk, name in Member.objects.filter(club=club).values_list("pk", "name"):
+            exact.setdefault(name, []).append(pk)
+            by_key[name_key(name)].append(pk)
+    first_seen = {}  # name key -> (name, row, column key)
+    for hand in hands:
+        for column, name in zip(NAMES, hand.names, strict=True):
+            first_seen.setdefault(name_key(name), (name, hand.row, column))
+    for sitout in sitouts:
+        first_seen.setdefault(name_key(sitout.name), (sitout.name, sitout.row, "north"))
+    members, new = {}, []
+    for key, (name, row, column) in sorted(first_seen.items(), key=lambda item: item[1][1]):
+        if len(exact.get(name, [])) == 1:
+            members[key] = exact[name][0]
+        elif len(by_key.get(key, [])) == 1:
+            members[key] = by_key[key][0]
+        elif len(by_key.get(key, [])) > 1:
+            preview.add(
+                Problem(
+                    _(
+                        "%(count)s members of the club are called %(name)s; give them "
+                        "different names in the club first."
+                    )
+                    % {"count": len(by_key[key]), "name": name},
+                    row=row,
+                    column=title[column],
+                )
+            )
+        elif create_members:
+            members[key] = None
+            new.append(name)
+        else:
+            preview.add(
+                Problem(
+                    _(
+                        "%(name)s is not a member of the club. Add them first, or import "
+                        "with new players added as members."
+                    )
+                    % {"name": name},
+                    row=row,
+                    column=title[column],
+                )
+            )
+    preview.new_members = new
+    return members
+
+
+def _evening_fingerprint(games, sitouts):
+    """What an evening holds, comparable between the file and the database."""
+    return (
+        frozenset(
+            (
+                game.round,
+                game.table,
+                tuple(name_key(n) for n in game.names),
+                tuple(hand.inputs() for hand in game.hands),
+            )
+            for game in games
+        ),
+        frozenset((s.round, name_key(s.name), s.points) for s in sitouts),
+    )
+
+
+def _stored_fingerprints(evenings):
+    """The fingerprint of each stored evening: {evening_id: fingerprint}."""
+    ids = [evening.pk for evening in evenings]
+    names = defaultdict(dict)
+    for table_id, position, member_name, substitute in Seat.objects.filter(
+        round__evening_id__in=ids, table__isnull=False
+    ).values_list("table_id", "position", "member__name", "substitute"):
+        names[table_id][position] = member_name or substitute
+    hands = defaultdict(list)
+    for row in (
+        Hand.objects.filter(game__table__round__evening_id__in=ids)
+        .order_by("number")
+        .values_list(
+            "game__table_id",
+            "number",
+            "playing",
+            "trump",
+            "points_a",
+            "points_b",
+            "roem_a",
+            "roem_b",
+            "pit",
+        )
+    ):
+        hands[row[0]].append(tuple(row[1:]))
+    games = defaultdict(set)
+    for table_id, evening_id, round_number, table_number in Table.objects.filter(
+        round__evening_id__in=ids
+    ).values_list("pk", "round__evening_id", "round__number", "number"):
+        seats = names.get(table_id, {})
+        games[evening_id].add(
+            (
+                round_number,
+                table_number,
+                tuple(name_key(seats.get(POSITION[key], "")) for key in NAMES),
+                tuple(hands.get(table_id, ())),
+            )
+        )
+    sitouts = defaultdict(set)
+    for evening_id, round_number, name, points in Adjustment.objects.filter(
+        evening_id__in=ids, kind=Adjustment.Kind.SITOUT, member__isnull=False
+    ).values_list("evening_id", "round__number", "member__name", "points"):
+        sitouts[evening_id].add((round_number, name_key(name), points))
+    return {pk: (frozenset(games[pk]), frozenset(sitouts[pk])) for pk in ids}
+
+
+def _plan_evenings(games, sitouts, preview, competition):
+    """Group by date; skip evenings already imported, refuse ones that differ."""
+    title = preview.columns
+    by_date = {}
+    for game in games.values():
+        by_date.setdefault(game.date, EveningPlan(game.date)).games.append(game)
+    for sitout in sitouts:
+        by_date.setdefault(sitout.date, EveningPlan(sitout.date)).sitouts.append(sitout)
+    first_rows = {}
+    for evening in by_date.values():
+        rows = [g.first_row for g in evening.games] + [s.row for s in evening.sitouts]
+        first_rows[evening.date] = min(rows)
+    if by_date:
+        preview.first_date, preview.last_date = min(by_date), max(by_date)
+    existing = {}
+    if competition is not None and competition.pk is not None:
+        existing = {
+            e.date: e
+            for e in Evening.objects.filter(competition=competition, date__in=list(by_date))
+        }
+        outside = [d for d in by_date if not competition.start_date <= d <= competition.end_date]
+        for day in sorted(outside):
+            preview.add(
+                Problem(
+                    _("%(date)s is outside the season of %(competition)s (%(start)s to %(end)s).")
+                    % {
+                        "date": day.isoformat(),
+                        "competition": competition.name,
+                        "start": competition.start_date.isoformat(),
+                        "end": competition.end_date.isoformat(),
+                    },
+                    row=first_rows[day],
+                    column=title["date"],
+                )
+            )
+    with_rounds = set(
+        Round.objects.filter(evening__in=existing.values()).values_list("evening_id", flat=True)
+    )
+    stored = _stored_fingerprints([e for e in existing.values() if e.pk in with_rounds])
+    plans = []
+    for day in sorted(by_date):
+        plan = by_date[day]
+        plan.games.sort(key=lambda g: (g.round, g.table))
+        plan.sitouts.sort(key=lambda s: (s.round, s.name))
+        evening = existing.get(day)
+        if evening is None:
+            plans.append(plan)
+        elif evening.pk not in with_rounds:
+            plan.existing = evening
+            plans.append(plan)
+        elif stored[evening.pk] == _evening_fingerprint(plan.games, plan.sitouts):
+            preview.skipped.append(day)
+        else:
+            preview.add(
+                Problem(
+                    _(
+                        "%(competition)s already has an evening on %(date)s with other "
+                        "results. Remove that evening first, or leave its rows out of "
+                        "the file."
+                    )
+                    % {"competition": competition.name, "date": day.isoformat()},
+                    row=first_rows[day],
+                    column=title["date"],
+                )
+            )
+    preview.evenings = plans
+
+
+def _plan(data, filename, *, club, competition, ruleset, create_members) -> ResultsPreview:
+    preview = ResultsPreview(filename=filename)
+    try:
+        records, from_csv = _grid(data, filename)
+        records = iter(records)
+        fields = _header(records, preview)
+        if fields is None:
+            return preview.finish()
+        hands, sitouts, bad_games = _read_rows(records, fields, preview, ruleset, from_csv)
+    except _Rejected as exc:
+        preview.problems = []
+        preview.more_problems = 0
+        for problem in exc.problems:
+            preview.add(problem)
+        preview.evenings = []
+        return preview.finish()
+    if preview.rows == 0 and preview.ok:
+        preview.add(Problem(_("The file has column titles but no hands.")))
+        return preview.finish()
+    games = _games([h for h in hands if h.game_key not in bad_games], preview, ruleset)
+    _check_places(games, sitouts, preview)
+    preview._members = _resolve_names(hands, sitouts, preview, club, create_members)
+    _plan_evenings(games, sitouts, preview, competition)
+    short = [
+        game
+        for evening in preview.evenings
+        for game in evening.games
+        if game.result is not None and not game.result.complete
+    ]
+    for game in short[:20]:
+        preview.warnings.append(
+            _(
+                "The game at %(where)s ends after %(hands)s hands at %(a)s–%(b)s, before "
+                "the end the rule set plays to; it is imported as it is."
+            )
+            % {
+                "where": _where(game),
+                "hands": len(game.hands),
+                "a": game.result.totals[0],
+                "b": game.result.totals[1],
+            }
+        )
+    if len(short) > 20:
+        preview.warnings.append(
+            _("… and %(count)s more games like that.") % {"count": len(short) - 20}
+        )
+    if preview.skipped:
+        preview.warnings.append(
+            ngettext(
+                "%(count)s evening is already in the competition with the same "
+                "results; it is skipped: %(dates)s.",
+                "%(count)s evenings are already in the competition with the same "
+                "results; they are skipped: %(dates)s.",
+                len(preview.skipped),
+            )
+            % {
+                "count": len(preview.skipped),
+                "dates": ", ".join(d.isoformat() for d in preview.skipped),
+            }
+        )
+    return preview.finish()
+
+
+def results_import_preview(
+    *,
+    club: Club | None,
+    competition: Competition | None,
+    data: bytes,
+    filename: str = "",
+    ruleset: rules.Ruleset | None = None,
+    create_members: bool = False,
+) -> ResultsPreview:
+    """Read and check a hand log against the club and competition; changes nothing.
+
+    ``competition`` may be None (it is to be created): then ``ruleset`` is the
+    rule set it will play, and the season is the file's dates.
+    """
+    if ruleset is None:
+        ruleset = competition.ruleset() if competition is not None else rules.DEFAULT_RULESET
+    return _plan(
+        data,
+        filename,
+        club=club,
+        competition=competition,
+        ruleset=ruleset,
+        create_members=create_members,
+    )
+
+
+# ---------------------------------------------------------------- the service
+
+
+@transaction.atomic
+def results_import_apply(
+    *,
+    club: Club,
+    competition: Competition | None = None,
+    new_competition: dict | None = None,
+    data: bytes,
+    filename: str = "",
+    by=None,
+    create_members: bool = False,
+) -> ImportResult:
+    """Store a hand log's evenings in the competition: all of them, or none.
+
+    ``by`` is the user (a tournament director of the club), or None for the
+    command line. With ``competition`` None, ``new_competition`` (``name``,
+    ``ruleset_preset``, optional other fields) is created first, its season
+    spanning the file's dates, in the same transaction. Raises
+    :class:`ImportRejected` with every problem; nothing is then changed.
+    """
+    if by is not None:
+        require_role(by, club, Role.DIRECTOR)
+    Club.objects.select_for_update().get(pk=club.pk)  # one import per club at a time
+    if competition is None:
+        fields = dict(new_competition or {})
+        preset = fields.pop("ruleset_preset", club.ruleset_preset)
+        probe = Competition(
+            club=club, ruleset_preset=preset, ruleset_overrides=dict(club.ruleset_overrides)
+        )
+        ruleset = probe.ruleset()
+    else:
+        competition = Competition.objects.select_for_update().get(pk=competition.pk)
+        ruleset = competition.ruleset()
+    preview = _plan(
+        data,
+        filename,
+        club=club,
+        competition=competition,
+        ruleset=ruleset,
+        create_members=create_members,
+    )
+    if preview.problems:
+        raise ImportRejected(preview.problems)
+    if competition is None:
+        competition = _create_competition(club, preview, preset=preset, **fields)
+    return _write(preview, club=club, competition=competition, by=by, filename=filename)
+
+
+def _create_competition(club, preview, *, name, preset, **fields):
+    from tournaments.services import COMPETITION_FIELDS
+
+    unknown = set(fields) - set(COMPETITION_FIELDS)
+    if unknown:
+        raise ValueError(f"a new competition does not take {sorted(unknown)}")
+    first = preview.first_date or timezone.localdate()
+    last = preview.last_date or first
+    rounds = max((max(e.rounds, default=1) for e in preview.evenings), default=1)
+    fields.setdefault("start_date", first)
+    fields.setdefault("end_date", last)
+    fields.setdefault("rounds_per_evening", min(max(rounds, 3), 12))
+    competition = Competition(
+        club=club,
+        name=name,
+        ruleset_preset=preset,
+        ruleset_overrides=dict(club.ruleset_overrides),
+        **fields,
+    )
+    competition.full_clean()
+    competition.save()
+    return competition
+
+
+def _write(preview, *, club, competition, by, filename) -> ImportResult:
+    now = timezone.now()
+    user = by if by is not None and by.is_authenticated else None
+    snapshot = competition.ruleset().to_dict()
+    short_name = filename if len(filename) <= 80 else filename[:79] + "…"
+    confirmed_by = _("import")
+    actor = (user.get_username() if user else _("command line"))[:150]
+    reason = (_("Imported from %(file)s") % {"file": short_name})[:300]
+
+    members = dict(preview._members)
+    added = []
+    if preview.new_members:
+        added = [Member(club=club, name=name) for name in preview.new_members]
+        for member in added:
+            member.full_clean(exclude=["club"], validate_unique=False)
+        added = Member.objects.bulk_create(added)
+        for member in added:
+            members[name_key(member.name)] = member.pk
+
+    new_evenings = [
+        Evening(
+            competition=competition,
+            date=plan.date,
+            status=Evening.Status.FINISHED,
+            note=(_("Imported from %(file)s") % {"file": short_name})[:200],
+        )
+        for plan in preview.evenings
+        if plan.existing is None
+    ]
+    created = iter(Evening.objects.bulk_create(new_evenings))
+    evenings = []
+    for plan in preview.evenings:
+        if plan.existing is not None:
+            evening = plan.existing
+            evening.status = Evening.Status.FINISHED
+            evening.save(update_fields=["status"])
+        else:
+            evening = next(created)
+        evenings.append(evening)
+
+    rounds = Round.objects.bulk_create(
+        Round(evening=evening, number=number)
+        for plan, evening in zip(preview.evenings, evenings, strict=True)
+        for number in plan.rounds
+    )
+    round_of = {(r.evening_id, r.number): r for r in rounds}
+    games_plan = [
+        (evening, game)
+        for plan, evening in zip(preview.evenings, evenings, strict=True)
+        for game in plan.games
+    ]
+    tables = Table.objects.bulk_create(
+        (
+            Table(round=round_of[(evening.pk, game.round)], number=game.table)
+            for evening, game in games_plan
+        ),
+        batch_size=2000,
+    )
+    seats, games = [], []
+    for table, (_evening, game) in zip(tables, games_plan, strict=True):
+        for key, name in zip(NAMES, game.names, strict=True):
+            seats.append(
+                Seat(
+                    round=table.round,
+                    table=table,
+                    position=POSITION[key],
+                    member_id=members[name_key(name)],
+                )
+            )
+        hands = game.hands
+        result = game.result
+        games.append(
+            Game(
+                table=table,
+                ruleset=snapshot,
+                status=Game.Status.CONFIRMED,
+                hands_entered=len(hands),
+                total_a=result.totals[0],
+                total_b=result.totals[1],
+                winner=result.winner or "",
+                marsen_a=sum(1 for h in hands if h.pit == "A"),
+                marsen_b=sum(1 for h in hands if h.pit == "B"),
+                nat_a=sum(1 for h in hands if h.nat and h.playing == "A"),
+                nat_b=sum(1 for h in hands if h.nat and h.playing == "B"),
+                roem_a=sum(h.roem_a for h in hands),
+                roem_b=sum(h.roem_b for h in hands),
+                version=1,
+                confirmed_by=confirmed_by,
+                confirmed_at=now,
+            )
+        )
+    adjustments = []
+    for plan, evening in zip(preview.evenings, evenings, strict=True):
+        for sitout in plan.sitouts:
+            round_ = round_of[(evening.pk, sitout.round)]
+            member_id = members[name_key(sitout.name)]
+            seats.append(Seat(round=round_, member_id=member_id))
+            adjustments.append(
+                Adjustment(
+                    evening=evening,
+                    round=round_,
+                    kind=Adjustment.Kind.SITOUT,
+                    member_id=member_id,
+                    points=sitout.points,
+                    reason=_("Sat out round %(number)s") % {"number": sitout.round},
+                    created_by=user,
+                )
+            )
+    Seat.objects.bulk_create(seats, batch_size=4000)
+    games = Game.objects.bulk_create(games, batch_size=2000)
+    Hand.objects.bulk_create(
+        (
+            Hand(
+                game=game_obj,
+                number=hand.hand,
+                playing=hand.playing,
+                trump=hand.trump,
+                points_a=hand.points_a,
+                points_b=hand.points_b,
+                roem_a=hand.roem_a,
+                roem_b=hand.roem_b,
+                pit=hand.pit,
+                score_a=hand.score_a,
+                score_b=hand.score_b,
+                nat=hand.nat,
+                entered_by=user,
+                entered_via="import",
+            )
+            for game_obj, (_evening, game) in zip(games, games_plan, strict=True)
+            for hand in game.hands
+        ),
+        batch_size=4000,
+    )
+    Adjustment.objects.bulk_create(adjustments)
+    AuditEntry.objects.bulk_create(
+        (
+            AuditEntry(
+                game=game_obj,
+                action=AuditEntry.Action.CREATE,
+                user=user,
+                actor=actor,
+                after={
+                    "hands": game_obj.hands_entered,
+                    "total_a": game_obj.total_a,
+                    "total_b": game_obj.total_b,
+                },
+                reason=reason,
+            )
+            for game_obj in games
+        ),
+        batch_size=2000,
+    )
+    EveningLog.objects.bulk_create(
+        EveningLog(
+            evening=evening,
+            user=user,
+            summary=(
+                ngettext(
+                    "%(count)s game imported from %(file)s",
+                    "%(count)s games imported from %(file)s",
+                    len(plan.games),
+                )
+                % {"count": len(plan.games), "file": short_name}
+            )[:300],
+        )
+        for plan, evening in zip(preview.evenings, evenings, strict=True)
+    )
+    return ImportResult(
+        competition=competition,
+        evenings=evenings,
+        games=len(games),
+        hands=preview.hands,
+        sitouts=preview.sitouts,
+        new_members=added,
+        skipped=list(preview.skipped),
+    )

@@ -1,0 +1,584 @@
+"""PDFs to print (reportlab), A4: score sheets, the table plan, results and standings.
+
+Every function builds a fresh document and returns its bytes (reportlab is not
+thread-safe across documents). Labels use the active language. Each page has
+the club's name and the date it was printed; reports and the table plan also
+"page 2 of 3".
+
+Decisions
+---------
+Fonts
+    DejaVu Sans when the system has it (most Linux hosts: nearly every
+    alphabet a member's name can be in), else the Bitstream Vera that ships
+    with reportlab (Western European letters). Both are embedded, so the PDF
+    prints the same anywhere.
+Score sheet
+    One page per table: event, date, round and table, the four names under wij
+    (North, South) and zij (East, West), a row per hand (the game's length:
+    16 for a boompje, enough rows for a match to its target) with points, roem
+    and a marsen mark (M) for each team and who deals, the totals, signature
+    lines for both teams, and a QR code of the table's entry link. The filled
+    sheet is the same page with the entered hands written the paper's way: a
+    nat team writes 0 ("nat"), the other team 162 and the roem; a pit's 100 is
+    written as roem with an M. Its totals are the game's stored totals.
+Table plan
+    For the wall: the tables in large type, wij beside zij, then everyone in
+    alphabetical order with their table and seat, and who sits out.
+Reports
+    The standings or an evening's result as a table whose header row repeats on
+    every page; the ranking settings above it, in words. Landscape when the
+    columns do not fit upright (an evening of five rounds or more).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from pathlib import Path
+
+from django.utils.translation import gettext as _
+
+from .reports import DECIMAL, RANK, TEXT, Report, RoundSheets, ScoreSheet, dealers
+
+FONT, BOLD = "KJSans", "KJSans-Bold"
+_FONT_CANDIDATES = (
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    ("/usr/share/fonts/dejavu/DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    ("/usr/share/fonts/TTF/DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    ("/Library/Fonts/DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+)
+_fonts_lock = threading.Lock()
+_fonts_ready = False
+
+
+def _register_fonts():
+    """Register the embedded fonts once per process."""
+    global _fonts_ready
+    if _fonts_ready:
+        return
+    with _fonts_lock:
+        if _fonts_ready:
+            return
+        import reportlab
+        from reportlab.lib.fonts import addMapping
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.ttfonts import TTFont
+
+        regular = bold = None
+        for path, bold_name in _FONT_CANDIDATES:
+            candidate = Path(path)
+            if candidate.exists() and (candidate.parent / bold_name).exists():
+                regular, bold = candidate, candidate.parent / bold_name
+                break
+        if regular is None:
+            fonts = Path(reportlab.__file__).parent / "fonts"
+            regular, bold = fonts / "Vera.ttf", fonts / "VeraBd.ttf"
+        pdfmetrics.registerFont(TTFont(FONT, str(regular)))
+        pdfmetrics.registerFont(TTFont(BOLD, str(bold)))
+        addMapping(FONT, 0, 0, FONT)
+        addMapping(FONT, 1, 0, BOLD)
+        addMapping(FONT, 0, 1, FONT)
+        addMapping(FONT, 1, 1, BOLD)
+        _fonts_ready = True
+
+
+def _styles():
+    from reportlab.lib.styles import ParagraphStyle
+
+    base = ParagraphStyle("base", fontName=FONT, fontSize=10, leading=13)
+    return {
+        "base": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10),
+        "title": ParagraphStyle("title", parent=base, fontName=BOLD, fontSize=18, leading=22),
+        "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=12, leading=15),
+        "big": ParagraphStyle("big", parent=base, fontName=BOLD, fontSize=22, leading=26),
+        "name": ParagraphStyle("name", parent=base, fontSize=14, leading=18),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=9, leading=11),
+        "plan_name": ParagraphStyle("plan_name", parent=base, fontSize=18, leading=22),
+        "plan_label": ParagraphStyle(
+            "plan_label", parent=base, fontName=BOLD, fontSize=11, leading=22
+        ),
+    }
+
+
+def _escape(text) -> str:
+    from xml.sax.saxutils import escape
+
+    return escape(str(text))
+
+
+def _p(text, style):
+    from reportlab.platypus import Paragraph
+
+    return Paragraph(_escape(text), style)
+
+
+def _date(value):
+    return f"{value:%d-%m-%Y}" if value else ""
+
+
+def _canvas_class(club, title, printed, *, numbered=True):
+    """A canvas that draws the club, the date and "page n of m" on every page."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    class PageCanvas(Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._pages = []
+
+        def showPage(self):
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._pages)
+            for number, state in enumerate(self._pages, 1):
+                self.__dict__.update(state)
+                self._decorate(number, total)
+                super().showPage()
+            super().save()
+
+        def _decorate(self, number, total):
+            from reportlab.lib.units import mm
+
+            width, height = self._pagesize
+            self.saveState()
+            self.setFont(BOLD, 9)
+            self.drawString(15 * mm, height - 10 * mm, club)
+            self.setFont(FONT, 9)
+            self.drawRightString(
+                width - 15 * mm,
+                height - 10 * mm,
+                _("Printed %(date)s") % {"date": _date(printed)} if printed else "",
+            )
+            self.setFont(FONT, 8)
+            self.drawString(15 * mm, 8 * mm, title)
+            if numbered:
+                self.drawRightString(
+                    width - 15 * mm,
+                    8 * mm,
+                    _("Page %(page)s of %(pages)s") % {"page": number, "pages": total},
+                )
+            self.restoreState()
+
+    return PageCanvas
+
+
+def _document(buffer, *, title, author, pagesize):
+    from reportlab.lib.units import mm
+    from reportlab.platypus import SimpleDocTemplate
+
+    return SimpleDocTemplate(
+        buffer,
+        pagesize=pagesize,
+        leftMargin=15 * mm,
+        rightMargin=15 * mm,
+        topMargin=16 * mm,
+        bottomMargin=14 * mm,
+        title=title,
+        author=author,
+        creator="klaverjas-club",
+    )
+
+
+# ---------------------------------------------------------------- reports
+
+
+def _report_cell(column, row, styles):
+    value = row.get(column.key)
+    if value is None or value == "":
+        return "–" if column.kind == RANK else ""
+    if column.kind == RANK:
+        return f"{value}=" if row.get("shared") else str(value)
+    if column.kind == DECIMAL:
+        from django.utils.formats import number_format
+
+        return number_format(round(value, 1), 1, use_l10n=True)
+    if column.key == "name":
+        return _p(value, styles["cell"])  # names wrap
+    return str(value)
+
+
+def _column_widths(report, data):
+    """{column index: width} of every column but the name's, from the cells' text."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    widths = {}
+    for index, column in enumerate(report.columns):
+        if column.key == "name":
+            continue
+        widest = max((stringWidth(row[index], FONT, 9) for row in data[1:]), default=0)
+        widths[index] = max(widest, stringWidth(str(column.title), BOLD, 9)) + 9
+    return widths
+
+
+def report_pdf(report: Report) -> bytes:
+    """Standings or an evening's result; the header row repeats on every page."""
+    _register_fonts()
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Spacer, Table, TableStyle
+
+    styles = _styles()
+    data = [[column.title for column in report.columns]]
+    for row in report.rows:
+        data.append([_report_cell(column, row, styles) for column in report.columns])
+    # Every column as wide as its widest cell; the name column takes the rest
+    # (its names wrap), and the page turns sideways when that is too little.
+    fixed = _column_widths(report, data)
+    name_room = 45 * mm
+    pagesize = A4 if sum(fixed.values()) + name_room <= A4[0] - 30 * mm else landscape(A4)
+    buffer = io.BytesIO()
+    doc = _document(
+        buffer, title=f"{report.title} · {report.subtitle}", author=report.club, pagesize=pagesize
+    )
+    story = [_p(report.title, styles["title"]), _p(report.subtitle, styles["subtitle"])]
+    story.append(Spacer(1, 6))
+    for note in report.notes:
+        story.append(_p(note, styles["small"]))
+    story.append(Spacer(1, 8))
+    rest = max(doc.width - sum(fixed.values()), name_room)
+    widths = [fixed.get(index, rest) for index in range(len(report.columns))]
+    table = Table(data, colWidths=widths, repeatRows=1)
+    style = [
+        ("FONT", (0, 0), (-1, -1), FONT, 9),
+        ("FONT", (0, 0), (-1, 0), BOLD, 9),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde5dd")),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+    for index, column in enumerate(report.columns):
+        if column.kind != TEXT:
+            style.append(("ALIGN", (index, 0), (index, -1), "RIGHT"))
+    for number in range(1, len(data)):
+        if number % 2 == 0:
+            style.append(("BACKGROUND", (0, number), (-1, number), colors.HexColor("#f3f3f3")))
+    ranked = [row.get("rank") is not None for row in report.rows]
+    if any(ranked) and not all(ranked):
+        line = ranked.index(False) + 1
+        style.append(("LINEABOVE", (0, line), (-1, line), 1.2, colors.black))
+    table.setStyle(TableStyle(style))
+    story.append(table)
+    if report.footnotes:
+        story.append(Spacer(1, 6))
+        story.extend(_p(note, styles["small"]) for note in report.footnotes)
+    footer = f"{report.title} · {report.subtitle}"
+    doc.build(story, canvasmaker=_canvas_class(report.club, footer, report.printed))
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- score sheets
+
+
+def _qr(url, size):
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+    from reportlab.graphics.shapes import Drawing
+
+    drawing = Drawing(size, size)
+    drawing.add(QrCodeWidget(url, barWidth=size, barHeight=size, barLevel="M", barBorder=2))
+    return drawing
+
+
+def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
+    from reportlab.lib import colors
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Spacer, Table, TableStyle
+
+    story = []
+    title = _("Score sheet (record)") if sheets.filled else _("Score sheet")
+    round_table = _("Round %(round)s · Table %(table)s") % {
+        "round": sheets.round,
+        "table": sheet.table,
+    }
+    heading = [
+        _p(title, styles["subtitle"]),
+        _p(sheets.competition, styles["title"]),
+        _p(_date(sheets.date), styles["subtitle"]),
+        _p(round_table, styles["big"]),
+    ]
+    qr_size = 32 * mm
+    qr_cell = [
+        _qr(sheet.url, qr_size),
+        _p(_("Scan to enter the scores"), styles["small"]),
+    ]
+    top = Table([[heading, qr_cell]], colWidths=[width - qr_size - 4 * mm, qr_size + 4 * mm])
+    top.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    story.append(top)
+    story.append(_p(sheet.url, styles["small"]))
+    story.append(Spacer(1, 3 * mm))
+
+    wij, zij = sheet.team("A"), sheet.team("B")
+    teams = Table(
+        [
+            [
+                _p(_("wij") + " · " + _("North") + " / " + _("South"), styles["small"]),
+                _p(_("zij") + " · " + _("East") + " / " + _("West"), styles["small"]),
+            ],
+            [_p(wij[0], styles["name"]), _p(zij[0], styles["name"])],
+            [_p(wij[1], styles["name"]), _p(zij[1], styles["name"])],
+        ],
+        colWidths=[width / 2, width / 2],
+    )
+    teams.setStyle(
+        TableStyle(
+            [
+                ("BOX", (0, 0), (0, -1), 1, colors.black),
+                ("BOX", (1, 0), (1, -1), 1, colors.black),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
+            ]
+        )
+    )
+    story.append(teams)
+    story.append(Spacer(1, 3 * mm))
+
+    head = [
+        "#",
+        _("Dealer"),
+        _("wij"),
+        "",
+        "",
+        _("zij"),
+        "",
+        "",
+    ]
+    sub = ["", "", _("Points"), _("Roem"), _("M"), _("Points"), _("Roem"), _("M")]
+    data = [head, sub]
+    givers = dealers(sheet)
+    filled = {row.number: row for row in sheet.rows}
+    for number in range(1, sheet.length + 1):
+        dealer = givers[number - 1] if number <= len(givers) else ""
+        row = filled.get(number)
+        if row is None:
+            data.append([str(number), _p(dealer, styles["cell"]), "", "", "", "", "", ""])
+            continue
+        cells = [str(number), _p(row.dealer, styles["cell"])]
+        for team in (0, 1):
+            points = _("nat") if row.nat[team] else str(row.points[team])
+            cells += [points, str(row.roem[team]) if row.roem[team] else "", row.mark[team]]
+        data.append(cells)
+    if sheets.filled and sheet.totals is not None:
+        points_total, roem_total = sheet.points_total, sheet.roem_total
+        data.append(
+            [
+                _("Subtotal"),
+                "",
+                str(points_total[0]),
+                str(roem_total[0]),
+                "",
+                str(points_total[1]),
+                str(roem_total[1]),
+                "",
+            ]
+        )
+        data.append([_("Total"), "", str(sheet.totals[0]), "", "", str(sheet.totals[1]), "", ""])
+    else:
+        data.append([_("Subtotal"), "", "", "", "", "", "", ""])
+        data.append([_("Total"), "", "", "", "", "", "", ""])
+    fixed = 12 * mm + 2 * (24 * mm + 20 * mm + 9 * mm)
+    widths = [12 * mm, width - fixed + 0 * mm] + [24 * mm, 20 * mm, 9 * mm] * 2
+    widths[0] = 12 * mm
+    # Rows fit the page: the part above and below the grid takes about 120 mm.
+    room = height - 125 * mm
+    row_height = max(min(room / (sheet.length + 4), 9 * mm), 5 * mm)
+    heights = [6 * mm, 6 * mm] + [row_height] * sheet.length + [8 * mm, 8 * mm]
+    grid = Table(data, colWidths=widths, rowHeights=heights, repeatRows=2)
+    last = len(data) - 1
+    grid.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 11),
+                ("FONT", (0, 0), (-1, 1), BOLD, 10),
+                ("SPAN", (2, 0), (4, 0)),
+                ("SPAN", (5, 0), (7, 0)),
+                ("SPAN", (0, last - 1), (1, last - 1)),
+                ("SPAN", (0, last), (1, last)),
+                ("SPAN", (2, last), (4, last)),
+                ("SPAN", (5, last), (7, last)),
+                ("ALIGN", (2, 0), (-1, -1), "CENTER"),
+                ("ALIGN", (0, 0), (0, -1), "CENTER"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
+                ("BOX", (2, 0), (4, -1), 1.5, colors.black),
+                ("BOX", (5, 0), (7, -1), 1.5, colors.black),
+                ("BOX", (0, 0), (-1, -1), 1.5, colors.black),
+                ("LINEABOVE", (0, last - 1), (-1, last - 1), 1.5, colors.black),
+                ("FONT", (0, last - 1), (-1, last), BOLD, 12),
+                ("BACKGROUND", (0, 0), (-1, 1), colors.HexColor("#eeeeee")),
+                ("BACKGROUND", (0, last - 1), (-1, last), colors.HexColor("#eeeeee")),
+                ("TEXTCOLOR", (1, 2), (1, last - 2), colors.HexColor("#555555")),
+            ]
+        )
+    )
+    story.append(grid)
+    story.append(Spacer(1, 4 * mm))
+    if sheets.filled and sheet.status:
+        status = sheet.status + (f" · {sheet.confirmed_by}" if sheet.confirmed_by else "")
+        story.append(_p(status, styles["small"]))
+        story.append(Spacer(1, 2 * mm))
+    signatures = Table(
+        [
+            [_p(_("Signature wij"), styles["small"]), "", _p(_("Signature zij"), styles["small"])],
+            ["", "", ""],
+        ],
+        colWidths=[width / 2 - 5 * mm, 10 * mm, width / 2 - 5 * mm],
+        rowHeights=[5 * mm, 12 * mm],
+    )
+    signatures.setStyle(
+        TableStyle(
+            [
+                ("LINEBELOW", (0, 1), (0, 1), 0.8, colors.black),
+                ("LINEBELOW", (2, 1), (2, 1), 0.8, colors.black),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    story.append(signatures)
+    return story
+
+
+def scoresheets_pdf(sheets: RoundSheets) -> bytes:
+    """One score sheet per table of a round, blank to fill in or filled as a record."""
+    _register_fonts()
+    from reportlab.lib.pagesizes import A4
+    from reportlab.platypus import PageBreak
+
+    styles = _styles()
+    buffer = io.BytesIO()
+    title = _("Score sheets · %(competition)s · %(date)s · round %(round)s") % {
+        "competition": sheets.competition,
+        "date": _date(sheets.date),
+        "round": sheets.round,
+    }
+    doc = _document(buffer, title=title, author=sheets.club, pagesize=A4)
+    story = []
+    for index, sheet in enumerate(sheets.sheets):
+        if index:
+            story.append(PageBreak())
+        story.extend(_sheet_story(sheets, sheet, styles, doc.width, doc.height))
+    if not story:
+        story.append(_p(_("This round has no tables."), styles["base"]))
+    doc.build(story, canvasmaker=_canvas_class(sheets.club, title, sheets.printed))
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- table plan
+
+
+def table_plan_pdf(sheets: RoundSheets) -> bytes:
+    """The round's tables in large type for the wall, then everyone alphabetically."""
+    _register_fonts()
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+    from reportlab.platypus import CondPageBreak, Spacer, Table, TableStyle
+
+    styles = _styles()
+    buffer = io.BytesIO()
+    title = _("Table plan · %(competition)s · %(date)s · round %(round)s") % {
+        "competition": sheets.competition,
+        "date": _date(sheets.date),
+        "round": sheets.round,
+    }
+    doc = _document(buffer, title=title, author=sheets.club, pagesize=A4)
+    width = doc.width
+    story = [
+        _p(_("Table plan") + " · " + sheets.competition, styles["title"]),
+        _p(
+            _date(sheets.date) + " · " + _("Round %(number)s") % {"number": sheets.round},
+            styles["big"],
+        ),
+        Spacer(1, 5 * mm),
+    ]
+    data = [
+        [
+            _p(_("Table"), styles["plan_label"]),
+            _p(_("wij") + " · " + _("North") + " / " + _("South"), styles["plan_label"]),
+            _p(_("zij") + " · " + _("East") + " / " + _("West"), styles["plan_label"]),
+        ]
+    ]
+    for sheet in sheets.sheets:
+        wij, zij = sheet.team("A"), sheet.team("B")
+        data.append(
+            [
+                str(sheet.table),
+                [_p(wij[0], styles["plan_name"]), _p(wij[1], styles["plan_name"])],
+                [_p(zij[0], styles["plan_name"]), _p(zij[1], styles["plan_name"])],
+            ]
+        )
+    plan = Table(data, colWidths=[22 * mm, (width - 22 * mm) / 2, (width - 22 * mm) / 2])
+    plan.repeatRows = 1
+    style = [
+        ("FONT", (0, 1), (0, -1), BOLD, 26),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (0, 0), (0, -1), "CENTER"),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.8, colors.grey),
+        ("LINEBELOW", (0, 0), (-1, 0), 1.5, colors.black),
+        ("TOPPADDING", (0, 1), (-1, -1), 6),
+        ("BOTTOMPADDING", (0, 1), (-1, -1), 6),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
+    ]
+    plan.setStyle(TableStyle(style))
+    story.append(plan)
+    if sheets.sitouts:
+        story.append(Spacer(1, 6 * mm))
+        story.append(_p(_("Sitting out") + ": " + ", ".join(sheets.sitouts), styles["plan_name"]))
+    # Everyone alphabetically: find your name, then your table.
+    people = []
+    for sheet in sheets.sheets:
+        for position in ("N", "S", "E", "W"):
+            name = sheet.names.get(position)
+            if name:
+                team = _("wij") if position in "NS" else _("zij")
+                people.append((name, str(sheet.table), team))
+    people += [(name, "–", _("sits out")) for name in sheets.sitouts]
+    people.sort(key=lambda item: (item[0].casefold(), item[1]))
+    if people:
+        story.append(CondPageBreak(60 * mm))
+        story.append(Spacer(1, 8 * mm))
+        story.append(_p(_("Who sits where"), styles["title"]))
+        story.append(Spacer(1, 3 * mm))
+        half = (len(people) + 1) // 2
+        rows = []
+        for index in range(half):
+            left = people[index]
+            right = people[index + half] if index + half < len(people) else ("", "", "")
+            rows.append(
+                [_p(left[0], styles["name"]), left[1], left[2]]
+                + [""]
+                + [_p(right[0], styles["name"]), right[1], right[2]]
+            )
+        head = [_("Name"), _("Table"), _("Team"), "", _("Name"), _("Table"), _("Team")]
+        column = (width - 8 * mm) / 2
+        index_table = Table(
+            [head, *rows],
+            colWidths=[column - 34 * mm, 16 * mm, 18 * mm, 8 * mm]
+            + [column - 34 * mm, 16 * mm, 18 * mm],
+            repeatRows=1,
+        )
+        index_table.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), FONT, 13),
+                    ("FONT", (0, 0), (-1, 0), BOLD, 10),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("ALIGN", (1, 0), (2, -1), "CENTER"),
+                    ("ALIGN", (5, 0), (6, -1), "CENTER"),
+                    ("LINEBELOW", (0, 0), (2, -1), 0.4, colors.lightgrey),
+                    ("LINEBELOW", (4, 0), (6, -1), 0.4, colors.lightgrey),
+                ]
+            )
+        )
+        story.append(index_table)
+    doc.build(story, canvasmaker=_canvas_class(sheets.club, title, sheets.printed))
+    return buffer.getvalue()

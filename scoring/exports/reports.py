@@ -1,0 +1,336 @@
+"""What the files hold: standings, an evening's result, score sheets, the table plan.
+
+Each function reads once (through ``scoring.standings`` for the numbers, so a
+file never disagrees with the site) and returns plain values; the renderers in
+:mod:`.xlsx`, :mod:`.csv` and :mod:`.pdf` only lay them out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import rules, standings
+from scoring.models import Game, Hand
+from scoring.results_views import describe_settings
+from tournaments.models import Competition, Evening, Round, Seat
+
+TEXT, INT, DECIMAL, RANK = "text", "int", "decimal", "rank"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str
+    kind: str = INT
+    width: int = 9  # characters, for spreadsheets; the PDF scales them to the page
+
+
+@dataclass
+class Report:
+    """A ranked table with its title and the rules it was ranked by."""
+
+    club: str
+    title: str
+    subtitle: str
+    columns: list[Column]
+    rows: list[dict]
+    notes: list[str] = field(default_factory=list)  # above the table (ranking settings)
+    footnotes: list[str] = field(default_factory=list)  # below it
+    sheet: str = ""  # the spreadsheet tab's name
+    stem: str = ""  # the file name without extension
+    printed: date | None = None
+
+
+def _rank_columns(pairs):
+    return [
+        Column("rank", _("#"), RANK, 5),
+        Column("name", _("Pair") if pairs else _("Player"), TEXT, 24),
+    ]
+
+
+def _stat_columns(*, evenings=True):
+    columns = [
+        Column("points", _("Points"), INT, 9),
+        Column("average", _("Average"), DECIMAL, 9),
+    ]
+    if evenings:
+        columns.append(Column("evenings", _("Evenings"), INT, 9))
+    columns += [
+        Column("games", _("Games"), INT, 8),
+        Column("marsen", _("Marsen"), INT, 8),
+        Column("nat", _("Nat"), INT, 6),
+        Column("roem", _("Roem"), INT, 8),
+    ]
+    return columns
+
+
+def _line_row(line, names):
+    return {
+        "rank": line.rank,
+        "shared": line.shared,
+        "name": names.get(line.key, "?"),
+        "points": line.points,
+        "average": float(line.average),
+        "evenings": line.evenings,
+        "games": line.games,
+        "marsen": line.marsen,
+        "nat": line.nat,
+        "roem": line.roem,
+    }
+
+
+def _fit_widths(columns, rows):
+    widths = []
+    for column in columns:
+        if column.kind == TEXT:
+            longest = max((len(str(row.get(column.key) or "")) for row in rows), default=0)
+            width = min(max(column.width, len(column.title) + 2, longest + 2), 50)
+        else:
+            width = max(column.width, len(column.title) + 2)
+        widths.append(Column(column.key, column.title, column.kind, width))
+    return widths
+
+
+def standings_report(*, competition: Competition, period=None) -> Report:
+    """The season standings (of a period) as the standings page shows them."""
+    result = standings.season_standings(competition=competition, period=period)
+    pairs = competition.kind == Competition.Kind.PAIRS
+    rows = [_line_row(line, result.names) for line in result.lines]
+    columns = _fit_widths(_rank_columns(pairs) + _stat_columns(), rows)
+    count = len(result.evenings)
+    subtitle = competition.name + (f" · {period.name}" if period is not None else "")
+    subtitle += " · " + (
+        _("after %(count)s evening") if count == 1 else _("after %(count)s evenings")
+    ) % {"count": count}
+    footnotes = []
+    if result.unranked:
+        footnotes.append(
+            _("Players without a rank have not yet played the minimum number of evenings.")
+        )
+    name = competition.name + (f" {period.name}" if period is not None else "")
+    return Report(
+        club=competition.club.name,
+        title=_("Standings"),
+        subtitle=subtitle,
+        columns=columns,
+        rows=rows,
+        notes=[str(words) for words in describe_settings(competition, period)],
+        footnotes=footnotes,
+        sheet=_("Standings"),
+        stem=f"{_('standings')} {name}",
+        printed=timezone.localdate(),
+    )
+
+
+def evening_report(*, evening: Evening) -> Report:
+    """An evening's result: every player's rounds, ranked, with winner and poedelprijs."""
+    result = standings.evening_result(evening=evening)
+    competition = evening.competition
+    pairs = competition.kind == Competition.Kind.PAIRS
+    winners, poedel = result.winners, result.poedel
+    rows = []
+    for line in result.lines:
+        row = _line_row(line, result.names)
+        rounds = result.rounds.get(line.key, {})
+        for number in result.round_numbers:
+            row[f"round_{number}"] = rounds.get(number)
+        if line.key in winners:
+            row["prize"] = _("winner")
+        elif line.key in poedel:
+            row["prize"] = _("poedelprijs")
+        else:
+            row["prize"] = ""
+        rows.append(row)
+    round_columns = [
+        Column(f"round_{n}", _("Round %(number)s") % {"number": n}, INT, 9)
+        for n in result.round_numbers
+    ]
+    columns = _fit_widths(
+        _rank_columns(pairs)
+        + round_columns
+        + _stat_columns(evenings=False)
+        + [Column("prize", _("Prize"), TEXT, 8)],
+        rows,
+    )
+    notes = []
+    if evening.status != Evening.Status.FINISHED:
+        progress = standings.table_progress(evening=evening)
+        notes.append(
+            _("%(done)s of %(total)s tables confirmed — the result is not final yet.")
+            % {"done": progress["confirmed"], "total": progress["total"]}
+        )
+    if not evening.counts_for_ranking:
+        notes.append(_("This evening does not count for the ranking."))
+    return Report(
+        club=competition.club.name,
+        title=_("Result"),
+        subtitle=f"{competition.name} · {evening.date:%d-%m-%Y}",
+        columns=columns,
+        rows=rows,
+        notes=notes,
+        sheet=_("Result"),
+        stem=f"{_('result')} {competition.name} {evening.date:%Y-%m-%d}",
+        printed=timezone.localdate(),
+    )
+
+
+# ---------------------------------------------------------------- score sheets
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One hand on a filled score sheet, as the paper has it.
+
+    ``points`` and ``roem`` are what each team banks, split the paper's way: a
+    nat team writes 0 (``nat``), its opponents 162 and the roem the rule set
+    gives them; a pit's 100 is written as roem, with an M beside it.
+    """
+
+    number: int
+    dealer: str
+    points: tuple[int, int]
+    roem: tuple[int, int]
+    mark: tuple[str, str]
+    nat: tuple[bool, bool]
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    table: int
+    names: dict  # position (N, E, S, W) -> name
+    length: int  # rows to print
+    url: str
+    rows: list[SheetRow] = field(default_factory=list)
+    totals: tuple[int, int] | None = None
+    points_total: tuple[int, int] | None = None
+    roem_total: tuple[int, int] | None = None
+    status: str = ""
+    confirmed_by: str = ""
+
+    def team(self, team):
+        first, second = ("N", "S") if team == "A" else ("E", "W")
+        return [self.names.get(first, ""), self.names.get(second, "")]
+
+
+@dataclass(frozen=True)
+class RoundSheets:
+    club: str
+    competition: str
+    date: date
+    round: int
+    sheets: list[ScoreSheet]
+    sitouts: list[str]
+    filled: bool
+    printed: date | None = None
+
+
+def sheet_length(ruleset: rules.Ruleset) -> int:
+    """Rows a blank sheet needs: the boompje's hands, or enough for a match to its target."""
+    if ruleset.game_end is rules.GameEnd.HANDS:
+        return ruleset.hands_per_game
+    # A hand brings both teams together about 162 + roem: a team reaches the
+    # target after about 2 * target / 162 hands; two rows to spare.
+    return min(math.ceil(2 * ruleset.target_score / 162) + 2, 40)
+
+
+def _paper_split(hand, scores):
+    """(points, roem) per team as written on paper, from a stored hand."""
+    playing = hand.playing
+    points, roem, marks, nat = [], [], [], []
+    for team, entered, banked in (("A", hand.points_a, scores[0]), ("B", hand.points_b, scores[1])):
+        # A nat team writes 0, its opponents all 162.
+        written = entered if not hand.nat else 0 if team == playing else rules.HAND_TOTAL
+        points.append(written)
+        roem.append(banked - written)
+        marks.append("M" if hand.pit == team else "")
+        nat.append(hand.nat and team == playing)
+    return tuple(points), tuple(roem), tuple(marks), tuple(nat)
+
+
+def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundSheets:
+    """The score sheets of every table of a round, blank or with the entered hands.
+
+    ``entry_url(token)`` makes a table's link for its QR code.
+    """
+    evening = round_.evening
+    competition = evening.competition
+    seats = list(Seat.objects.filter(round=round_).select_related("member", "table"))
+    by_table, tables, sitouts = {}, {}, []
+    for seat in seats:
+        if seat.table_id is None:
+            sitouts.append(seat.player_name)
+            continue
+        tables[seat.table_id] = seat.table
+        by_table.setdefault(seat.table_id, {})[seat.position] = seat.player_name
+    games = {g.table_id: g for g in Game.objects.filter(table__round=round_)}
+    hands = {}
+    if filled:
+        for hand in Hand.objects.filter(game__table__round=round_).order_by("number"):
+            hands.setdefault(hand.game_id, []).append(hand)
+    sheets = []
+    for table in sorted(tables.values(), key=lambda t: t.number):
+        names = by_table.get(table.pk, {})
+        game = games.get(table.pk)
+        if game is not None:
+            data = dict(game.ruleset)
+            ruleset = rules.ruleset_from(data.pop("name"), data)
+        else:
+            ruleset = competition.ruleset()
+        length = sheet_length(ruleset)
+        extra = {}
+        if filled and game is not None:
+            rows = []
+            for hand in hands.get(game.pk, []):
+                points, roem, marks, nat = _paper_split(hand, (hand.score_a, hand.score_b))
+                dealer = rules.dealer_of_hand(hand.number)
+                rows.append(
+                    SheetRow(
+                        number=hand.number,
+                        dealer=names.get(Seat.ORDER[int(dealer)], ""),
+                        points=points,
+                        roem=roem,
+                        mark=marks,
+                        nat=nat,
+                    )
+                )
+            extra = {
+                "rows": rows,
+                "totals": (game.total_a, game.total_b),
+                "points_total": (sum(r.points[0] for r in rows), sum(r.points[1] for r in rows)),
+                "roem_total": (sum(r.roem[0] for r in rows), sum(r.roem[1] for r in rows)),
+                "status": game.get_status_display(),
+                "confirmed_by": game.confirmed_by,
+            }
+            length = max(length, len(rows))
+        sheets.append(
+            ScoreSheet(
+                table=table.number,
+                names=names,
+                length=length,
+                url=entry_url(table.token),
+                **extra,
+            )
+        )
+    return RoundSheets(
+        club=competition.club.name,
+        competition=competition.name,
+        date=evening.date,
+        round=round_.number,
+        sheets=sheets,
+        sitouts=sorted(sitouts),
+        filled=filled,
+        printed=timezone.localdate(),
+    )
+
+
+def dealers(sheet: ScoreSheet):
+    """The dealer's name for each row of a blank sheet (North deals hand 1)."""
+    return [
+        sheet.names.get(Seat.ORDER[int(rules.dealer_of_hand(n))], "")
+        for n in range(1, sheet.length + 1)
+    ]

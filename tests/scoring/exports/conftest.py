@@ -1,0 +1,42 @@
+import io
+
+import openpyxl
+import pytest
+from django.utils import translation
+from pypdf import PdfReader
+
+from tests import factories
+from tests.scoring.test_standings import play_season
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Titles in English (the source strings); one test checks the site's default language."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def season(club):
+    """A played season: 9 players (one sits out every round), 3 evenings of 2 rounds."""
+    competition, members, evenings, director = play_season(
+        club, evenings=3, players=9, rounds=2, tie_breaks=["marsen", "fewer_nat"]
+    )
+    for evening in evenings:
+        evening.refresh_from_db()
+    return competition, members, evenings, director
+
+
+@pytest.fixture
+def director_client(client, club):
+    client.force_login(factories.role(club, "director"))
+    return client
+
+
+def read_xlsx(data):
+    return openpyxl.load_workbook(io.BytesIO(data))
+
+
+def pdf_pages(data):
+    """The text of every page of a PDF."""
+    return [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]

@@ -1,0 +1,224 @@
+"""PDFs read back with pypdf: names, totals and page counts, compared with the site."""
+
+import dataclasses
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+from pypdf import PdfReader
+
+from scoring import standings
+from scoring.exports import pdf, reports, table_entry_path
+from scoring.models import Game
+from tournaments.models import Round, Seat
+
+from .conftest import pdf_pages
+
+pytestmark = pytest.mark.django_db
+
+BASE = "https://klaverjas.example"
+
+
+def entry_url(token):
+    return BASE + table_entry_path(token)
+
+
+def has_run(text, *cells):
+    """The cells one after the other in the extracted text (one cell a line)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    cells = [str(cell) for cell in cells]
+    return any(lines[i : i + len(cells)] == cells for i in range(len(lines)))
+
+
+def first_round(evenings):
+    return Round.objects.get(evening=evenings[0], number=1)
+
+
+def test_standings_pdf_lists_every_player_with_the_sites_points(season):
+    competition, *_ = season
+    data = pdf.report_pdf(reports.standings_report(competition=competition))
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    assert page.mediabox.width < page.mediabox.height  # A4 upright
+    assert round(float(page.mediabox.height)) == 842
+    text = page.extract_text()
+    result = standings.season_standings(competition=competition)
+    for line in result.lines:
+        assert has_run(text, result.names[line.key], line.points)
+    assert competition.club.name in text and competition.name in text
+    assert "Ranked by total points." in text
+    assert "Printed" in text and "Page 1 of 1" in text
+
+
+def test_a_long_standings_list_repeats_the_header_on_every_page(season):
+    competition, *_ = season
+    report = reports.standings_report(competition=competition)
+    rows = [dict(row, name=f"Speler {n:03d}", rank=n + 1) for n, row in enumerate(report.rows * 20)]
+    report = dataclasses.replace(report, rows=rows)
+    pages = pdf_pages(pdf.report_pdf(report))
+    assert len(pages) >= 3
+    for number, text in enumerate(pages, 1):
+        assert has_run(text, "#", "Player", "Points", "Average")
+        assert competition.club.name in text
+        assert f"Page {number} of {len(pages)}" in text
+    everything = "\n".join(pages)
+    assert all(f"Speler {n:03d}" in everything for n in range(len(rows)))
+
+
+def test_evening_result_pdf_has_rounds_points_and_prizes(season):
+    competition, members, evenings, director = season
+    evening = evenings[1]
+    result = standings.evening_result(evening=evening)
+    text = "\n".join(pdf_pages(pdf.report_pdf(reports.evening_report(evening=evening))))
+    assert "Round 1" in text and "Round 2" in text
+    for line in result.lines:
+        rounds = result.rounds[line.key]
+        assert has_run(text, result.names[line.key], rounds[1], rounds[2], line.points)
+    assert "winner" in text and "poedelprijs" in text
+    assert "not final" not in text
+
+
+def test_many_columns_turn_the_page_sideways(season):
+    competition, members, evenings, director = season
+    report = reports.evening_report(evening=evenings[0])
+    extra = [reports.Column(f"round_{n}", f"Round {n}", reports.INT, 9) for n in range(3, 9)]
+    report = dataclasses.replace(report, columns=report.columns[:4] + extra + report.columns[4:])
+    page = PdfReader(io.BytesIO(pdf.report_pdf(report))).pages[0]
+    assert page.mediabox.width > page.mediabox.height
+
+
+def test_blank_score_sheets_one_page_per_table_with_names_and_link(season):
+    competition, members, evenings, director = season
+    round_ = first_round(evenings)
+    sheets = reports.round_sheets(round_=round_, entry_url=entry_url)
+    pages = pdf_pages(pdf.scoresheets_pdf(sheets))
+    tables = list(round_.tables.order_by("number"))
+    assert len(pages) == len(tables) == 2
+    for text, table in zip(pages, tables, strict=True):
+        assert f"Round 1 · Table {table.number}" in text
+        assert competition.name in text and "06-10-2026" in text
+        for seat in Seat.objects.filter(table=table):
+            assert seat.player_name in text
+        assert f"{BASE}/t/{table.token}/" in text
+        assert "Signature wij" in text and "Signature zij" in text
+        assert "Subtotal" in text and "Total" in text
+        numbers = [line.split()[0] for line in text.splitlines() if line.split()]
+        assert [str(n) for n in range(1, 17)] == [n for n in numbers if n.isdigit()][:16]
+
+
+def test_filled_score_sheets_carry_the_games_totals(season):
+    competition, members, evenings, director = season
+    round_ = first_round(evenings)
+    sheets = reports.round_sheets(round_=round_, entry_url=entry_url, filled=True)
+    pages = pdf_pages(pdf.scoresheets_pdf(sheets))
+    for text, table in zip(pages, round_.tables.order_by("number"), strict=True):
+        game = Game.objects.get(table=table)
+        assert "Score sheet (record)" in text
+        assert has_run(text, "Total", game.total_a, game.total_b)
+        assert "confirmed" in text
+
+
+def test_filled_sheet_rows_add_up_to_the_game_total(season):
+    competition, members, evenings, director = season
+    for round_ in Round.objects.filter(evening__competition=competition):
+        sheets = reports.round_sheets(round_=round_, entry_url=entry_url, filled=True)
+        for sheet in sheets.sheets:
+            assert sheet.rows and len(sheet.rows) >= 16
+            for team in (0, 1):
+                written = sum(row.points[team] + row.roem[team] for row in sheet.rows)
+                assert written == sheet.totals[team]
+                assert all(row.points[team] in (0, 162) for row in sheet.rows if any(row.nat))
+
+
+def test_table_plan_names_everyone_and_who_sits_out(season):
+    competition, members, evenings, director = season
+    round_ = first_round(evenings)
+    sheets = reports.round_sheets(round_=round_, entry_url=lambda token: "")
+    text = "\n".join(pdf_pages(pdf.table_plan_pdf(sheets)))
+    assert "Table plan" in text and "Who sits where" in text
+    for seat in Seat.objects.filter(round=round_):
+        assert seat.player_name in text
+    sitting_out = Seat.objects.get(round=round_, table__isnull=True)
+    assert f"Sitting out: {sitting_out.player_name}" in text
+    assert "/t/" not in text  # no private links on the wall
+
+
+@pytest.mark.skipif(
+    not Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").exists(),
+    reason="needs DejaVu Sans for letters beyond Western Europe",
+)
+def test_names_in_other_alphabets_print(season):
+    competition, members, *_ = season
+    type(members[0]).objects.filter(pk=members[0].pk).update(name="Łukasz Żółć-Şahin")
+    text = pdf_pages(pdf.report_pdf(reports.standings_report(competition=competition)))[0]
+    assert "Łukasz Żółć-Şahin" in text
+
+
+def test_pdfs_follow_the_active_language(season):
+    competition, *_ = season
+    with translation.override("nl"):
+        text = pdf_pages(pdf.report_pdf(reports.standings_report(competition=competition)))[0]
+    result = standings.season_standings(competition=competition)
+    line = result.lines[0]
+    assert has_run(text, result.names[line.key], line.points)
+    # Averages with the language's decimal sign: a comma in Dutch.
+    assert f"{round(float(line.average), 1):.1f}".replace(".", ",") in text
+
+
+def test_a_round_without_tables_prints_a_page_saying_so(club):
+    from tests import factories
+
+    competition = factories.competition(club)
+    evening = factories.evening(competition)
+    round_ = Round.objects.create(evening=evening, number=1)
+    sheets = reports.round_sheets(round_=round_, entry_url=entry_url)
+    assert "This round has no tables." in pdf_pages(pdf.scoresheets_pdf(sheets))[0]
+
+
+def test_blank_sheet_length_follows_the_rule_set():
+    from scoring import rules
+
+    assert reports.sheet_length(rules.get_ruleset("rotterdam")) == 16
+    assert reports.sheet_length(rules.get_ruleset("rotterdam").replace(hands_per_game=12)) == 12
+    assert reports.sheet_length(rules.get_ruleset("single-deal")) == 1
+    assert reports.sheet_length(rules.get_ruleset("match-500")) == 9
+    assert reports.sheet_length(rules.get_ruleset("match-1500")) == 21
+
+
+def test_names_with_markup_characters_print_as_written(season):
+    competition, members, evenings, director = season
+    name = "Anne & Piet <b>de Wit</b>"
+    type(members[0]).objects.filter(pk=members[0].pk).update(name=name)
+    text = pdf_pages(pdf.report_pdf(reports.standings_report(competition=competition)))[0]
+    assert name in text
+    round_ = Round.objects.filter(evening=evenings[0], seats__member=members[0]).first()
+    sheets = reports.round_sheets(round_=round_, entry_url=entry_url)
+    text = " ".join(" ".join(pdf_pages(pdf.table_plan_pdf(sheets))).split())
+    assert name in text  # (a long name may wrap)
+
+
+@pytest.mark.skipif(
+    not (shutil.which("pdftoppm") and shutil.which("zbarimg")),
+    reason="needs poppler-utils and zbar-tools to read the QR code",
+)
+def test_the_qr_code_opens_the_tables_entry_page(season, tmp_path):
+    competition, members, evenings, director = season
+    round_ = first_round(evenings)
+    sheets = reports.round_sheets(round_=round_, entry_url=entry_url)
+    (tmp_path / "sheets.pdf").write_bytes(pdf.scoresheets_pdf(sheets))
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "150", str(tmp_path / "sheets.pdf"), str(tmp_path / "page")],
+        check=True,
+    )
+    codes = []
+    for page in sorted(tmp_path.glob("page-*.png")):
+        found = subprocess.run(
+            ["zbarimg", "-q", "--raw", str(page)], capture_output=True, text=True, check=True
+        )
+        codes.append(found.stdout.strip())
+    tables = round_.tables.order_by("number")
+    assert codes == [f"{BASE}/t/{table.token}/" for table in tables]
