@@ -4,6 +4,7 @@ Public when the club's results are public (``club_required()`` with no role);
 they show names and numbers only, never contact details.
 """
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -109,7 +110,9 @@ def season_standings(request, club, pk):
     competition = _competition(club, pk)
     period = None
     if request.GET.get("period"):
-        period = get_object_or_404(competition.periods, pk=request.GET.get("period"))
+        if not request.GET["period"].isdigit():
+            raise Http404
+        period = get_object_or_404(competition.periods, pk=request.GET["period"])
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
     table = StandingsTable(_rows(result.lines, result.names, club, competition, pairs=pairs))
@@ -173,6 +176,8 @@ def player(request, club, pk):
     competitions = list(Competition.objects.filter(club=club).order_by("-start_date"))
     competition = None
     if request.GET.get("competition"):
+        if not request.GET["competition"].isdigit():
+            raise Http404
         competition = get_object_or_404(Competition, club=club, pk=request.GET["competition"])
     elif competitions:
         competition = competitions[0]

@@ -428,7 +428,7 @@ def club_ranking(
     for _k, part in groupby(clubs, key=compare_key):
         part = list(part)
         for club in part:
-            entries = sorted(positions[club])
+            entries = sorted(positions[club], key=lambda entry: entry[0])
             table.append(
                 ClubRow(
                     club=club,

@@ -240,6 +240,7 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
     competition = evening.competition
     require_role(by, competition.club, Role.DIRECTOR)
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    _check_not_league(competition)
     _check_evening_open(evening)
     number = evening.rounds.count() + 1
     if number > competition.rounds_per_evening:
@@ -366,6 +367,13 @@ def _round_draws(evening, before=None):
     return rounds
 
 
+def _check_not_league(competition):
+    if competition.format == Competition.Format.LEAGUE:
+        raise ValidationError(
+            _("This evening belongs to a league: its tables follow the league's matches.")
+        )
+
+
 def _check_round_untouched(round_):
     if Hand.objects.filter(game__table__round=round_).exists():
         raise ValidationError(
@@ -378,6 +386,7 @@ def seat_swap(*, round_: Round, first: Seat, second: Seat, by) -> None:
     """Swap two players (or a player and a sit-out) before the round's first hand."""
     require_role(by, round_.evening.competition.club, Role.DIRECTOR)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _check_not_league(round_.evening.competition)
     _check_evening_open(round_.evening)
     _check_round_untouched(round_)
     if first.round_id != round_.pk or second.round_id != round_.pk:
@@ -419,6 +428,7 @@ def round_delete(*, round_: Round, by) -> None:
     """Take back the last draw of an evening while no hand of it is entered."""
     require_role(by, round_.evening.competition.club, Role.DIRECTOR)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _check_not_league(round_.evening.competition)
     _check_evening_open(round_.evening)
     _check_round_untouched(round_)
     if round_.evening.rounds.filter(number__gt=round_.number).exists():

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -31,6 +32,13 @@ def _round(club, pk):
         evening__competition__club=club,
         pk=pk,
     )
+
+
+def _pk(value):
+    """A primary key from a form or query value; anything else is a 404, not a 500."""
+    if not (value or "").isdigit():
+        raise Http404
+    return int(value)
 
 
 def _error_messages(request, exc):
@@ -194,7 +202,7 @@ def evening_attendance(request, club, pk):
             else:
                 _error_messages(request, ValidationError(form.errors["name"]))
         else:
-            member = get_object_or_404(Member, club=club, pk=request.POST.get("member") or 0)
+            member = get_object_or_404(Member, club=club, pk=_pk(request.POST.get("member")))
             status = request.POST.get("status") or None
             try:
                 services.attendance_set(
@@ -265,8 +273,8 @@ def round_detail(request, club, pk):
 @club_required(Role.DIRECTOR)
 def seat_swap(request, club, pk):
     round_ = _round(club, pk)
-    first = get_object_or_404(Seat, round=round_, pk=request.POST.get("first") or 0)
-    second = get_object_or_404(Seat, round=round_, pk=request.POST.get("second") or 0)
+    first = get_object_or_404(Seat, round=round_, pk=_pk(request.POST.get("first")))
+    second = get_object_or_404(Seat, round=round_, pk=_pk(request.POST.get("second")))
     try:
         services.seat_swap(round_=round_, first=first, second=second, by=request.user)
     except ValidationError as exc:
