@@ -7,9 +7,9 @@ import sys
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.development")
-    from config.startup import run_guarded
-
     from django.core.management import execute_from_command_line
+
+    from config.startup import run_guarded
 
     run_guarded(execute_from_command_line, sys.argv)
 
