@@ -204,7 +204,7 @@ def test_a_lost_answer_is_sent_again_and_stored_once(browser, live_server, table
     the same entry id and the server answers that it has it. As on the club laptop's
     plain http: no service worker and no crypto.randomUUID (the queue needs neither)."""
     context = browser.new_context(
-        locale="nl-NL", viewport={"width": 390, "height": 844}, service_workers="block"
+        locale="en-US", viewport={"width": 390, "height": 844}, service_workers="block"
     )
     # Plain http on the club laptop's network is no secure context: no randomUUID.
     context.add_init_script("delete Crypto.prototype.randomUUID")
@@ -257,7 +257,7 @@ def test_a_mistake_is_shown_on_the_form_and_nothing_is_kept(phone, live_server, 
 
 
 def test_without_javascript_the_page_is_still_a_plain_form(browser, live_server, table, shot):
-    context = browser.new_context(locale="nl-NL", java_script_enabled=False)
+    context = browser.new_context(locale="en-US", java_script_enabled=False)
     page = context.new_page()
     try:
         open_entry(page, live_server, table)
@@ -288,3 +288,28 @@ def test_the_round_page_codes_open_the_tables_on_a_phone(page, phone, live_serve
     assert link == f"{live_server.url}/t/{table.token}/"
     phone.goto(link)
     phone.wait_for_selector("#hand-form")
+
+
+# The page's words are checked in English, the site's second language.
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="en-US", viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(
+        locale="en-US",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()

@@ -358,3 +358,28 @@ def test_phone_layout(phone, live_server, shot):
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert re.search(r"NAT", phone.inner_text("#tc-summary"))
     shot(phone, "hand-result-on-phone")
+
+
+# The verdicts above are checked in English, the site's second language.
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="en-US", viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(
+        locale="en-US",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
