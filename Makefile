@@ -9,7 +9,7 @@ CHROMIUM ?= /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run lan test lint format bench messages venv demo backup clean
+.PHONY: load run lan test lint format bench messages venv demo backup clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (python3.11 or python3 on PATH)."; exit 1; }
@@ -48,6 +48,10 @@ format: $(STAMP)
 test: $(STAMP) lint
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
 	PY=$(PY) CHROMIUM=$(CHROMIUM) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_legs.sh
+
+# A simulated club evening against gunicorn on 127.0.0.1 (bounded in count and time).
+load: $(STAMP)
+	$(PY) scripts/loadtest.py
 
 bench: $(STAMP)
 	$(PY) scripts/bench_report.py

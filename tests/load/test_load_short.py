@@ -1,0 +1,61 @@
+"""The load test's short form: 8 tables of 6 hands against gunicorn, nothing lost.
+
+Runs ``scripts/loadtest.py`` as ``make load`` does, smaller: its own server
+(gunicorn, 127.0.0.1), its own data folder and database, then checks its
+report. On SQLite; with ``DATABASE_URL`` set (the suite's PostgreSQL leg) on
+a throw-away database of that PostgreSQL server. Latency is reported, not
+asserted: the suite runs on shared machines.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 90
+
+
+@pytest.fixture
+def backend_args():
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        return ["--backends", "postgres", "--database-url", url]
+    return ["--backends", "sqlite"]
+
+
+def test_short_evening_under_load_loses_and_doubles_nothing(tmp_path, backend_args):
+    out = tmp_path / "load.json"
+    command = [
+        sys.executable,
+        str(ROOT / "scripts" / "loadtest.py"),
+        "--tables",
+        "8",
+        "--hands",
+        "6",
+        "--think",
+        "0.2",
+        "--reader-think",
+        "0.5",
+        "--deadline",
+        str(DEADLINE),
+        "--json",
+        str(out),
+        *backend_args,
+    ]
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "BENCH_JSON")}
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=DEADLINE + 150
+    )
+    print(done.stdout)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (report,) = json.loads(out.read_text())
+    assert report["errors"] == 0, report["error_samples"]
+    assert (report["lost"], report["doubled"], report["problems"]) == (0, 0, [])
+    assert report["hands_planned"] == report["hands_stored"] == 8 * 6
+    saves = report["pages"]["hand save (POST)"]
+    assert saves["count"] == 8 * 6 and saves["errors"] == 0
+    assert report["pages"]["confirm (POST)"]["count"] == 8
