@@ -151,3 +151,25 @@ def test_club_a_itself_reaches_its_pages(world):
         response = client.get(reverse(name, kwargs=kwargs))
         assert response.status_code == 200, name
         assert _leaks(response), name
+
+
+def test_another_clubs_admin_cannot_reach_club_a_through_query_parameters(world):
+    """Club B's own pages with club A's objects in the query string: 404, no names."""
+    a, b = world
+    client = Client()
+    client.force_login(b.admin)
+    member_b = b.members[0].pk
+    asks = [
+        ("results:standings", {"pk": b.season.pk}, {"period": a.extra["period"].pk}),
+        ("exports:standings-xlsx", {"pk": b.season.pk}, {"period": a.extra["period"].pk}),
+        ("exports:standings-csv", {"pk": b.season.pk}, {"period": a.extra["period"].pk}),
+        ("results:player", {"pk": member_b}, {"competition": a.season.pk}),
+        ("scoring:evening-audit", {"pk": b.evening.pk}, {"table": a.tables[0].pk}),
+    ]
+    answers = {}
+    for name, kwargs, query in asks:
+        response = send(client, "GET", reverse(name, kwargs={"club": b.club.slug, **kwargs}), query)
+        answers[name] = (response.status_code, _leaks(response))
+    assert answers == dict.fromkeys(answers, (404, False))
+    trick = send(client, "GET", reverse("trickcheck:check"), {"table": WRONG_TOKEN})
+    assert trick.status_code == 404
