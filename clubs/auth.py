@@ -40,7 +40,8 @@ class ThrottledAuthenticationForm(AuthenticationForm):
     }
 
     def clean(self):
-        username = (self.data.get("username") or "")[:150]
+        # A NUL byte cannot be stored (PostgreSQL refuses it): it is no username anyway.
+        username = (self.data.get("username") or "").replace("\x00", "")[:150]
         ip = client_address(self.request) if self.request else None
         if too_many_failures(username, ip):
             raise forms.ValidationError(self.error_messages["throttled"], code="throttled")

@@ -107,6 +107,8 @@ def _table_data(table):
 def check(request):
     token = request.GET.get("table", "").strip()
     if token:
+        if not token.replace("-", "").replace("_", "").isalnum():
+            raise Http404
         table = get_object_or_404(selectors.table_queryset(), token=token)
         data = _table_data(table)
         context = {"table": table, "competition": table.round.evening.competition}

@@ -1,7 +1,8 @@
 """A club evening under load: ``make load``.
 
-Starts the site under gunicorn (several sync workers, as ``make lan`` runs it)
-on 127.0.0.1 only, with the club-laptop settings, SQLite in WAL mode in a
+Starts the site under gunicorn (sync workers, 3 as ``make lan`` runs it; the
+app preloaded so they start at once) on 127.0.0.1 only, with the club-laptop
+settings, SQLite in WAL mode in a
 temporary data folder (``--backends postgres`` with ``--database-url``: a
 throw-away database on that PostgreSQL server instead). Through the services it
 makes one evening of ``--tables`` tables (4 players each, one round of
@@ -17,13 +18,16 @@ makes one evening of ``--tables`` tables (4 players each, one round of
   fragment) and, as the baseline, a static file.
 
 It reports requests per second, the 50th/95th/99th percentile latency of each
-kind of request, every error, and then checks through the ORM that every hand
-sent is stored exactly once with the totals the rules core gives. It exits
+kind of request, every error, who used the CPU meanwhile (the site, the load
+generator, other processes: on a shared machine the latencies mean little when
+others are busy), and then checks through the ORM that every hand sent is
+stored exactly once with the totals the rules core gives. It exits
 non-zero on any error, lost or doubled hand, or (``--max-p95``) a hand save
 slower than that at the 95th percentile.
 
-Bounded: a fixed number of requests, and a hard deadline per run
-(``--deadline`` seconds) after which threads stop and the server is killed.
+Bounded: the phones send a fixed number of requests, the readers stop when
+the phones are done, and a hard deadline per run (``--deadline`` seconds)
+stops every thread and the server.
 With ``BENCH_JSON`` set (``make bench``) the figures are recorded with
 ``scoring.benchrecord.record``: the hand save p95 beside the static file p95.
 
@@ -179,6 +183,8 @@ def play_table(plan, port, stats, deadline, think, rng, results):
     path = f"/t/{plan['token']}/"
     sent = 0
     try:
+        # The round is drawn: the tables open their links within a moment of each other.
+        time.sleep(rng.uniform(0, think))
         page = open_page(browser, path)
         for deal in plan["deals"]:
             time.sleep(rng.uniform(0, 2 * think))
@@ -741,9 +747,18 @@ def main(argv=None):
         help="threads refreshing the public pages (besides one director and one static file)",
     )
     parser.add_argument(
-        "--think", type=float, default=1.0, help="mean seconds between a table's hands"
+        "--think",
+        type=float,
+        default=4.0,
+        help="mean seconds between a table's hands (default 4: a real hand takes about 5 "
+        "minutes, so the phones run 75 times faster than an evening)",
     )
-    parser.add_argument("--reader-think", type=float, default=0.5)
+    parser.add_argument(
+        "--reader-think",
+        type=float,
+        default=2.0,
+        help="mean seconds between a reader's pages (scoreboard and director: 15-20 s in the hall)",
+    )
     parser.add_argument(
         "--backends",
         default=None,

@@ -11,9 +11,10 @@ told by its body.
 Club B has its own admin, members, evening, round and tables; its table link
 is the "other table" that tries club A's pages.
 
-:func:`site_urls` walks the URL conf and fills every parameter from the world:
-a parameter it does not know fails the tests, so a new URL is never skipped
-silently.
+:func:`site_routes` walks the URL conf; :func:`natural_objects` says which of
+club A's objects each URL parameter names. A parameter it does not know fails
+the tests, so a new URL is never skipped silently. (Club A's slug has no
+marker in it: a 404 page may show the address asked for.)
 """
 
 import datetime

@@ -26,10 +26,10 @@ LARGE = 6 * 1024 * 1024
 
 
 def _member_csv(size):
-    """A member list of ~``size`` bytes: 200 members with a long address (a column
+    """A member list of ~``size`` bytes: 100 members with a long address (a column
     the import ignores), padded with empty rows."""
     lines = ["naam;lidnummer;adres"]
-    lines += [f"Uploadlid {n:03d};U{n:03d};Dorpsstraat {n} {'x' * 440}" for n in range(1, 201)]
+    lines += [f"Uploadlid {n:03d};U{n:03d};Dorpsstraat {n} {'x' * 980}" for n in range(1, 101)]
     data = ("\n".join(lines) + "\n").encode()
     return data + b";;\n" * max(0, (size - len(data)) // 3)
 
