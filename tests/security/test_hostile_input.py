@@ -21,7 +21,6 @@ strict) and is left out of the sweeps until it is fixed; the ones found so far
 are fixed, and their tests stay at the end as regression tests.
 """
 
-import os
 from dataclasses import replace
 
 import pytest
@@ -313,7 +312,7 @@ def test_hostile_values_in_the_table_links_forms_find_no_500(world):
     assert crashes == {}, _report(crashes)
 
 
-# --- Found by the sweeps above, not fixed yet ------------------------------------------
+# --- Found by the sweeps above, now fixed: kept as regression tests -----------------
 
 
 def test_trick_checker_with_a_nul_byte_in_the_table_code(world):
