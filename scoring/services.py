@@ -46,10 +46,6 @@ def game_ruleset(game):
     return rules.ruleset_from(data.pop("name"), data)
 
 
-def ruleset_snapshot(ruleset):
-    return ruleset.to_dict()
-
-
 def hand_snapshot(hand):
     fields = ("number", *HAND_INPUTS, "score_a", "score_b", "nat")
     return {name: getattr(hand, name) for name in fields}

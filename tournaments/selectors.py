@@ -4,7 +4,7 @@ from django.db.models import Count, Q
 
 from scoring.models import Game
 
-from .models import Attendance, Competition, Evening, Round, Seat
+from .models import Attendance, Competition, Round, Seat
 
 
 def club_competitions(*, club):
@@ -63,7 +63,3 @@ def round_plan(*, round_: Round):
         )
     sitouts.sort(key=lambda s: s.player_name)
     return plan, sitouts
-
-
-def evening_for_club(*, club, pk):
-    return Evening.objects.select_related("competition__club").get(competition__club=club, pk=pk)
