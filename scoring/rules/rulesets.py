@@ -176,6 +176,9 @@ class Ruleset:
     nat_roem: NatRoem = NatRoem.TO_DEFENDERS
     #: Bonus for the team that takes all eight tricks (pit / mars).
     pit_bonus: int = 100
+    #: Penalty bonus for the other team when a team verzaakt (reneges): it banks
+    #: 162 + all roem of the hand + this; the offenders bank 0.
+    verzaken_bonus: int = 100
     #: A game ends after a number of hands, or at a target score.
     game_end: GameEnd = GameEnd.HANDS
     #: Hands in a game when ``game_end`` is HANDS: 16 is a boompje (clubs play e.g. 12).
@@ -205,6 +208,7 @@ class Ruleset:
             if type(value) is not enum:
                 object.__setattr__(self, field, _coerce_enum(field, enum, value))
         _check_int(self, "pit_bonus", minimum=0)
+        _check_int(self, "verzaken_bonus", minimum=0)
         _check_int(self, "hands_per_game", minimum=1)
         _check_int(self, "target_score", minimum=0)
         if type(self.roefel) is not bool:
