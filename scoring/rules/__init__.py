@@ -41,6 +41,14 @@ roefel
     forehand's team plays.
 forehand
     The player left of the dealer: speaks first and always leads the first trick.
+    North deals hand 1, so in the roefel East leads and team B (zij) plays
+    (:func:`roefel_of`, :func:`check_roefel`).
+verzaken
+    Reneging: a player did not follow the obligations of play. The hand ends
+    there: the other team banks 162 + all roem of the hand +
+    ``Ruleset.verzaken_bonus`` (100), the offenders 0 (``score_hand(...,
+    verzaakt=team)``, ``Outcome.VERZAKEN``). It counts in the game total like any
+    hand; it is not nat and not pit.
 
 The 162 invariant
     The 32 cards hold 152 card points and the last trick adds 10: every hand is
@@ -81,7 +89,15 @@ from .cards import (
     parse_suit,
 )
 from .games import GameResult, InvalidGame, dealer_of_hand, game_state, score_game
-from .hands import HandResult, InvalidHand, Outcome, score_hand
+from .hands import (
+    HandResult,
+    InvalidHand,
+    Outcome,
+    Roefel,
+    check_roefel,
+    roefel_of,
+    score_hand,
+)
 from .roem import (
     DECLARED_TEAM_TOTALS,
     IN_TRICK_MAX,
@@ -154,6 +170,7 @@ __all__ = [
     "PerTeam",
     "PlayRule",
     "Rank",
+    "Roefel",
     "Roem",
     "RoemKind",
     "RoemRule",
@@ -165,6 +182,7 @@ __all__ = [
     "Trick",
     "TrickScore",
     "card_points",
+    "check_roefel",
     "dealer_of_hand",
     "declared_roem",
     "describe_roem",
@@ -176,6 +194,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_suit",
+    "roefel_of",
     "ruleset_from",
     "score_game",
     "score_hand",

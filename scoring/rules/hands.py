@@ -9,7 +9,12 @@ that row and returns a :class:`HandResult`:
   points + roem, + ``ruleset.pit_bonus`` for a pit;
 * **nat** -- otherwise: the playing team banks nothing, the defenders bank 162 +
   roem as ``ruleset.nat_roem`` says (+ the pit bonus if they took every trick).
-  The defenders can never be nat.
+  The defenders can never be nat;
+* **verzaken** -- a team reneged (``verzaakt``, either the playing team or the
+  defenders): the hand ends there; the other team banks 162 + all roem of the
+  hand (both teams' columns) + ``ruleset.verzaken_bonus``, the offenders 0. Its
+  card points are stored as 162 for the other team and 0 for the offenders, so
+  the 162 invariant holds; it has no pit and is not nat.
 
 Rows no deal can produce raise :class:`InvalidHand`, which names the field, gives
 a stable ``code`` and the ``params`` of its English message, for the site to
@@ -21,7 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .cards import HAND_TOTAL
+from .cards import HAND_TOTAL, InvalidCard, Suit, parse_suit
+from .games import dealer_of_hand
 from .roem import (
     DECLARED_ITEM_POINTS,
     DECLARED_MAX,
@@ -32,9 +38,17 @@ from .roem import (
     IN_TRICK_PIT_TOTALS,
 )
 from .rulesets import Choice, NatBasis, NatRoem, RoemRule, Ruleset, get_ruleset
-from .teams import _TEAM_PARSE, PerTeam, Team
+from .teams import _TEAM_PARSE, PerTeam, Team, forehand_of, parse_team
 
-__all__ = ["HandResult", "InvalidHand", "Outcome", "score_hand"]
+__all__ = [
+    "HandResult",
+    "InvalidHand",
+    "Outcome",
+    "Roefel",
+    "check_roefel",
+    "roefel_of",
+    "score_hand",
+]
 
 
 class InvalidHand(ValueError):
@@ -43,7 +57,8 @@ class InvalidHand(ValueError):
     Machine-readable, for the site to translate:
 
     ``field``
-        ``"playing"``, ``"points"``, ``"roem"`` or ``"pit"``.
+        ``"playing"``, ``"points"``, ``"roem"``, ``"pit"``, ``"verzaakt"`` or
+        ``"trump"`` (the roefel).
     ``code``
         ``"unknown_team"`` (playing or pit is not A or B), ``"not_pair"`` (points or
         roem is not one value per team), ``"not_integer"`` (bools, floats, strings),
@@ -53,7 +68,10 @@ class InvalidHand(ValueError):
         (no set of tricks or declarations makes it, e.g. 10 or 30),
         ``"roem_too_high"`` (more than a hand holds, or than the team's card
         points allow), ``"roem_without_tricks"`` (the other team's pit),
-        ``"roem_conflict"`` (declared roem: both teams score runs, or two stuks).
+        ``"roem_conflict"`` (declared roem: both teams score runs, or two stuks),
+        ``"verzaken_points"`` (a verzaken hand's card points are not 162 for the
+        other team and 0 for the offenders), ``"verzaken_with_pit"``,
+        ``"roefel_playing"`` and ``"roefel_trump"`` (:func:`check_roefel`).
     ``params``
         The values the message uses: ``team``, ``value``, ``total``, ``limit``, ...
     """
@@ -75,6 +93,8 @@ class Outcome(Choice):
 
     MADE = "made"
     NAT = "nat"
+    #: A team reneged: the hand ended there (:attr:`HandResult.verzaakt` says who).
+    VERZAKEN = "verzaken"
 
 
 class HandResult(NamedTuple):
@@ -100,6 +120,13 @@ class HandResult(NamedTuple):
     @property
     def made(self) -> bool:
         return self[4] is Outcome.MADE
+
+    @property
+    def verzaakt(self) -> Team | None:
+        """The team that reneged (it banks 0 and has 0 card points), or None."""
+        if self[4] is not Outcome.VERZAKEN:
+            return None
+        return Team.A if self[1][0] == 0 else Team.B
 
     @property
     def defenders(self) -> Team:
@@ -406,9 +433,10 @@ def score_hand(
     ruleset: Ruleset | str | None,
     *,
     playing: Team | str,
-    points: Sequence[int],
+    points: Sequence[int] | None = None,
     roem: Sequence[int | Sequence[int]] = (0, 0),
     pit: Team | str | None = None,
+    verzaakt: Team | str | None = None,
 ) -> HandResult:
     """Check one hand's entry and score it under ``ruleset``.
 
@@ -422,6 +450,11 @@ def score_hand(
         roem of separate tricks.
     ``pit``
         The team that took all eight tricks (it has all 162 card points), or None.
+    ``verzaakt``
+        The team that reneged, or None. The hand then ends in verzaken: ``points``
+        may be left out (they are 162 for the other team and 0 for the offenders;
+        given, they must be that), ``roem`` is all roem of the hand in either
+        team's column (all of it goes to the other team), and there is no pit.
 
     Raises :class:`InvalidHand` for an entry no deal can produce. The checks are
     exact for card points (any split but 1-161 can happen) and use the bounds of
@@ -429,6 +462,8 @@ def score_hand(
 
     >>> score_hand(get_ruleset("rotterdam"), playing="A", points=(81, 81)).scores
     PerTeam(a=0, b=162)
+    >>> score_hand("rotterdam", playing="A", roem=(20, 50), verzaakt="A").scores
+    PerTeam(a=0, b=332)
     """
     if type(ruleset) is not Ruleset:
         ruleset = _as_ruleset(ruleset)
@@ -436,6 +471,8 @@ def score_hand(
         team = _TEAM_PARSE[playing]
     except (KeyError, TypeError):
         team = _team(playing, "playing")
+    if verzaakt is not None:
+        return _score_verzaken(ruleset, team, points, roem, pit, verzaakt)
 
     # Card points: the fast path for a pair of plain ints, the checks otherwise.
     if (type(points) is tuple or type(points) is PerTeam) and len(points) == 2:
@@ -525,6 +562,134 @@ def score_hand(
             _new(PerTeam, (sa, sb)),
         ),
     )
+
+
+def _score_verzaken(
+    ruleset: Ruleset, team: Team, points: object, roem: object, pit: object, verzaakt: object
+) -> HandResult:
+    """A hand that ended in verzaken by team ``verzaakt`` (see :func:`score_hand`)."""
+    offender = _team(verzaakt, "verzaakt")
+    other = offender.other
+    if pit is not None:
+        raise InvalidHand(
+            f"a hand that ends in verzaken (team {offender} reneged) has no pit",
+            field="pit",
+            code="verzaken_with_pit",
+            params={"team": str(offender)},
+        )
+    expected = (0, HAND_TOTAL) if offender is _A else (HAND_TOTAL, 0)
+    if points is not None and tuple(_check_points(points)) != expected:
+        raise InvalidHand(
+            f"team {offender} reneged: the card points are {HAND_TOTAL} for team {other} "
+            f"and 0 for team {offender}, not {tuple(points)}",  # type: ignore[arg-type]
+            field="points",
+            code="verzaken_points",
+            params={"team": str(offender), "other": str(other)},
+        )
+    value_a, value_b = _pair(roem, "roem", "roem")
+    ra, items_a = _roem_value(value_a, "A")
+    rb, items_b = _roem_value(value_b, "B")
+    if ruleset.roem_rule is _DECLARED:
+        _declared_readings("A", ra, items_a)
+        _declared_readings("B", rb, items_b)
+    else:
+        # The roem of the tricks played before the renege: together at most what
+        # eight tricks hold, whoever took them.
+        for name, items in (("A", items_a), ("B", items_b)):
+            for item in items or ():
+                if item not in _TRICK_ITEMS:
+                    raise _impossible(
+                        name, item, "the roem of one trick is 20, 40, 50, 70, 100 or 200"
+                    )
+        if ra + rb not in IN_TRICK_PIT_TOTALS:
+            if ra + rb > IN_TRICK_MAX:
+                raise _too_high(
+                    str(other),
+                    ra + rb,
+                    IN_TRICK_MAX,
+                    f"one hand holds at most {IN_TRICK_MAX} roem",
+                )
+            raise _impossible(str(other), ra + rb, _SUM_REASON)
+    banked = HAND_TOTAL + ra + rb + ruleset.verzaken_bonus
+    scores = (0, banked) if offender is _A else (banked, 0)
+    return _new(
+        HandResult,
+        (
+            team,
+            _new(PerTeam, expected),
+            _new(PerTeam, (ra, rb)),
+            None,
+            Outcome.VERZAKEN,
+            _new(PerTeam, scores),
+        ),
+    )
+
+
+class Roefel(NamedTuple):
+    """Hand 1 of a game under a rule set with the roefel: who plays and what is trump."""
+
+    playing: Team
+    trump: Suit
+
+
+def roefel_of(
+    ruleset: Ruleset | str | None, number: int, *, first_dealer: int = 0
+) -> Roefel | None:
+    """The :class:`Roefel` when hand ``number`` (1-based) is the roefel, else None.
+
+    The roefel is played with clubs as trumps by the forehand's team: the forehand
+    is the player left of the dealer of the hand (North deals hand 1 at the site,
+    so East is the forehand and team B plays).
+
+    >>> roefel = get_ruleset().replace(roefel=True)
+    >>> roefel_of(roefel, 1)
+    Roefel(playing=Team.B, trump=Suit.CLUBS)
+    >>> roefel_of(roefel, 2) is None, roefel_of("rotterdam", 1) is None
+    (True, True)
+    """
+    if type(ruleset) is not Ruleset:
+        ruleset = _as_ruleset(ruleset)
+    if not ruleset.is_roefel(number):
+        return None
+    forehand = forehand_of(dealer_of_hand(number, first_dealer))
+    return Roefel(forehand.team, Suit.CLUBS)
+
+
+def check_roefel(
+    ruleset: Ruleset | str | None,
+    number: int,
+    *,
+    playing: Team | str,
+    trump: object = None,
+    first_dealer: int = 0,
+) -> Roefel | None:
+    """Refuse hand ``number`` when it is the roefel and another team played or
+    another suit was trumps (an empty ``trump`` is fine: it is clubs). Returns the
+    :class:`Roefel` (for the caller to store clubs), or None for any other hand."""
+    roefel = roefel_of(ruleset, number, first_dealer=first_dealer)
+    if roefel is None:
+        return None
+    if parse_team(playing) is not roefel.playing:
+        raise InvalidHand(
+            f"hand {number} is the roefel: clubs are trumps and the forehand's team "
+            f"(team {roefel.playing}) plays, not {playing!r}",
+            field="playing",
+            code="roefel_playing",
+            params={"team": str(roefel.playing), "number": number},
+        )
+    if trump not in (None, ""):
+        try:
+            suit = parse_suit(trump)  # type: ignore[arg-type]
+        except (InvalidCard, TypeError, ValueError):
+            suit = None
+        if suit is not roefel.trump:
+            raise InvalidHand(
+                f"hand {number} is the roefel: clubs are trumps, not {trump!r}",
+                field="trump",
+                code="roefel_trump",
+                params={"team": str(roefel.playing), "number": number},
+            )
+    return roefel
 
 
 _new = tuple.__new__
