@@ -345,6 +345,10 @@ def _column_help():
         "roem_a": _("roem of wij and zij; empty is 0"),
         "roem_b": "",
         "pit": _("the team that took every trick: A, B or empty"),
+        "verzaakt": _(
+            "the team that reneged (verzaken), A, B or empty: the other team gets 162 + all "
+            "roem + the penalty; card points may be left empty"
+        ),
         "nat": _("optional, checked: the team that was nat"),
         "score_a": _("optional, checked: what each team banked"),
         "score_b": "",

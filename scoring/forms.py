@@ -72,8 +72,19 @@ def roem_field(label):
     )
 
 
+def verzaakt_choices(blank):
+    """(value, label) for "which team reneged": none, wij or zij."""
+    return [
+        ("", blank),
+        (Team.A, gettext("wij verzaakt")),
+        (Team.B, gettext("zij verzaakt")),
+    ]
+
+
 class HandFieldsMixin:
-    """Card points (one typed, the other derived), roem (empty is 0) and pit."""
+    """Card points (one typed, the other derived), roem (empty is 0), pit and
+    verzaken (the card points of a hand that ended in verzaken may be left empty:
+    162 for the other team, 0 for the team that reneged)."""
 
     def clean(self):
         data = super().clean()
@@ -81,8 +92,11 @@ class HandFieldsMixin:
             return data
         a, b = data.get("points_a"), data.get("points_b")
         pit = data.get("pit") or ""
+        verzaakt = data.get("verzaakt") or ""
         if a is None and b is None:
-            if pit:
+            if verzaakt in (Team.A, Team.B):
+                a, b = (0, HAND_TOTAL) if verzaakt == Team.A else (HAND_TOTAL, 0)
+            elif pit:
                 a, b = (HAND_TOTAL, 0) if pit == Team.A else (0, HAND_TOTAL)
             else:
                 self.add_error("points_a", gettext("Enter the card points of one team."))
@@ -103,6 +117,7 @@ class HandFieldsMixin:
             roem_b=data["roem_b"],
             pit=data.get("pit") or "",
             trump=data.get("trump") or "",
+            verzaakt=data.get("verzaakt") or "",
         )
 
 
@@ -122,6 +137,15 @@ class HandForm(HandFieldsMixin, forms.Form):
     roem_b = roem_field(_("Roem zij"))
     pit = forms.ChoiceField(label=_("Pit (mars)"), required=False, widget=forms.RadioSelect)
     trump = forms.ChoiceField(label=_("Trump (optional)"), required=False)
+    verzaakt = forms.ChoiceField(
+        label=_("Verzaakt (renege)"),
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "A team reneged: the hand ends, the other team gets 162 + all roem of the hand "
+            "+ the penalty. Enter the roem of the hand; the card points are left empty."
+        ),
+    )
     client_id = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     number = forms.IntegerField(
         required=False, min_value=1, max_value=999, widget=forms.HiddenInput
@@ -140,6 +164,7 @@ class HandForm(HandFieldsMixin, forms.Form):
             del self.fields["keeper"]
         self.fields["pit"].choices = [("", _("no pit")), *team_choices()]
         self.fields["trump"].choices = [("", "–"), *Suit.choices]
+        self.fields["verzaakt"].choices = verzaakt_choices(gettext("no one"))
 
 
 class QueuedHandForm(HandForm):
@@ -159,6 +184,7 @@ class QueuedHandForm(HandForm):
         "roem_b",
         "pit",
         "trump",
+        "verzaakt",
     )
 
     def __init__(self, payload, **kwargs):
@@ -183,14 +209,16 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
     roem_a = roem_field(_("roem wij"))
     roem_b = roem_field(_("roem zij"))
     pit = forms.ChoiceField(label=_("pit"), required=False)
+    verzaakt = forms.ChoiceField(label=_("verzaakt"), required=False)
 
-    INPUTS = ("playing", "points_a", "points_b", "roem_a", "roem_b", "pit")
+    INPUTS = ("playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "verzaakt")
 
     def __init__(self, *args, number, **kwargs):
         super().__init__(*args, **kwargs)
         self.number = number
         self.fields["playing"].choices = [("", ""), *team_choices()]
         self.fields["pit"].choices = [("", ""), *team_choices()]
+        self.fields["verzaakt"].choices = verzaakt_choices("")
         for name in self.INPUTS:
             label = f"{gettext('hand')} {number}: {self.fields[name].label}"
             self.fields[name].widget.attrs["aria-label"] = label
@@ -217,6 +245,7 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
             "roem_a": hand.roem_a or "",
             "roem_b": hand.roem_b or "",
             "pit": hand.pit,
+            "verzaakt": hand.verzaakt,
         }
 
 
@@ -237,6 +266,15 @@ class SheetForm(forms.Form):
         label=_("The sheet is signed by both teams: confirm the game when it is complete"),
         required=False,
     )
+
+
+def _add_errors(form, exc):
+    """A service's ValidationError on the form, on its fields where the form has them."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc)
 
 
 class ScoreSheet:
@@ -277,9 +315,9 @@ class ScoreSheet:
                 valid = False
             elif ruleset is not None:
                 try:
-                    form.hand_input().score(ruleset)
+                    form.hand_input().score(ruleset, number=form.number)
                 except ValidationError as exc:
-                    form.add_error(None, exc)
+                    _add_errors(form, exc)
                     valid = False
         self.filled = [form for form, blank in zip(self.forms, blanks, strict=True) if not blank]
         return valid
@@ -329,7 +367,10 @@ class AdjustmentForm(forms.Form):
             "min_value": _("An adjustment is between -10000 and 10000 points."),
             "max_value": _("An adjustment is between -10000 and 10000 points."),
         },
-        help_text=_("Verzaken: 262 (162 + 100) to the opponents' team, or -100 to the player."),
+        help_text=_(
+            "Verzaken by a player: -100 to the player. A team's verzaken is entered as the "
+            "hand on the score sheet (verzaakt), not here."
+        ),
         widget=forms.NumberInput(attrs={"step": 1}),
     )
     reason = forms.CharField(label=_("Reason"), max_length=300)

@@ -25,17 +25,50 @@ MESSAGES = {
         "These declarations cannot go together: only the team with the highest run "
         "scores its runs, and there is one stuk."
     ),
+    "verzaken_points": _(
+        "After verzaken the other team has all 162 card points and the team that reneged 0; "
+        "leave the card points empty."
+    ),
+    "verzaken_with_pit": _("A hand that ends in verzaken has no pit."),
+    "roefel_playing": _(
+        "Hand %(number)s is the roefel: clubs are trumps and the forehand's team (%(team)s) plays."
+    ),
+    "roefel_trump": _(
+        "Hand %(number)s is the roefel: clubs are trumps and the forehand's team (%(team)s) plays."
+    ),
 }
 
+#: Messages that name the hand and a team: formatted with the core's params.
+_WITH_PARAMS = frozenset({"roefel_playing", "roefel_trump"})
+
 # The core's field names -> the form's.
-FIELDS = {"playing": "playing", "points": "points_a", "roem": "roem_a", "pit": "pit"}
+FIELDS = {
+    "playing": "playing",
+    "points": "points_a",
+    "roem": "roem_a",
+    "pit": "pit",
+    "verzaakt": "verzaakt",
+    "trump": "trump",
+}
+
+
+def hand_message(exc):
+    """The translated sentence for the core's InvalidHand (its English text when
+    the code has none)."""
+    code = getattr(exc, "code", None)
+    message = MESSAGES.get(code)
+    if message is None:
+        return str(exc)
+    if code in _WITH_PARAMS:
+        params = getattr(exc, "params", None) or {}
+        team = _("wij") if str(params.get("team")) == "A" else _("zij")
+        return str(message) % {"number": params.get("number", 1), "team": team}
+    return message
 
 
 def hand_error(exc):
     """A ValidationError for the form field the core's InvalidHand names."""
-    message = MESSAGES.get(getattr(exc, "code", None))
-    if message is None:
-        message = str(exc)
+    message = hand_message(exc)
     field = FIELDS.get(getattr(exc, "field", None))
     if field == "roem_a" and _team_of(exc) == "B":
         field = "roem_b"

@@ -60,6 +60,12 @@ class Game(models.Model):
     nat_b = models.PositiveSmallIntegerField(_("nat zij"), default=0)
     roem_a = models.PositiveIntegerField(_("roem wij"), default=0)
     roem_b = models.PositiveIntegerField(_("roem zij"), default=0)
+    verzaken_a = models.PositiveSmallIntegerField(
+        _("verzaken wij"), default=0, help_text=_("Hands that ended because wij reneged.")
+    )
+    verzaken_b = models.PositiveSmallIntegerField(
+        _("verzaken zij"), default=0, help_text=_("Hands that ended because zij reneged.")
+    )
     version = models.PositiveIntegerField(
         _("version"), default=0, help_text=_("Goes up with every change; stale forms are refused.")
     )
@@ -122,6 +128,16 @@ class Hand(models.Model):
     score_a = models.PositiveIntegerField(_("banked wij"))
     score_b = models.PositiveIntegerField(_("banked zij"))
     nat = models.BooleanField(_("nat"))
+    verzaakt = models.CharField(
+        _("verzaakt"),
+        max_length=1,
+        choices=Team.choices,
+        blank=True,
+        help_text=_(
+            "The team that reneged: the hand ended there, the other team banks 162 + all "
+            "roem + the rule set's verzaken bonus."
+        ),
+    )
     client_id = models.CharField(
         _("entry id"),
         max_length=64,
@@ -183,6 +199,19 @@ class Hand(models.Model):
                 name="hand_roem_in_range",
                 violation_error_message=_("That is more roem than one hand can hold."),
             ),
+            models.CheckConstraint(
+                condition=Q(verzaakt__in=["", "A", "B"]), name="hand_verzaakt_team_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(verzaakt="")
+                | Q(verzaakt="A", points_a=0, score_a=0, pit="", nat=False)
+                | Q(verzaakt="B", points_b=0, score_b=0, pit="", nat=False),
+                name="hand_verzaakt_team_banks_nothing",
+                violation_error_message=_(
+                    "After verzaken the other team has all 162 card points, the team that "
+                    "reneged banks nothing, and there is no pit."
+                ),
+            ),
         ]
 
     def __str__(self):
@@ -194,8 +223,10 @@ class Adjustment(models.Model):
 
     Recorded as its own entry with a reason, never by editing hands. ``member``
     gets ``points`` personally (sit-out, absence, a -100 verzaken penalty); with
-    ``game`` and ``team`` the points go to that team's game total instead (the
-    162 + 100 that verzaken gives the opponents).
+    ``game`` and ``team`` the points go to that team (a director's score beside
+    the game total). A team's verzaken is recorded as the hand it ended
+    (``Hand.verzaakt``), counted in the game total; ``Kind.VERZAKEN`` for a team
+    is no longer offered, and older rows of it stay as they are.
     """
 
     class Kind(models.TextChoices):

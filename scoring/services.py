@@ -7,10 +7,17 @@ rules core; its ``InvalidHand`` becomes a translated ``ValidationError`` on the
 field it names. Totals are recomputed from the game's hands in the same
 transaction and stored on the game.
 
-Game totals (``Game.total_a``/``total_b``) are the hands' totals only.
-Adjustments (sit-out, absence, verzaken, a director's score) are their own
-entries beside the game; pages show them next to the totals and the rankings
-add hands and adjustments together.
+Game totals (``Game.total_a``/``total_b``) are the hands' totals only; a
+team's verzaken is a hand (``HandInput.verzaakt``), so it counts in them, toward
+a target score and in a tie-break. Adjustments (sit-out, absence, a player's
+-100 verzaken penalty, a director's score) are their own entries beside the
+game; pages show them next to the totals and the rankings add hands and
+adjustments together.
+
+The roefel (hand 1 under a rule set with ``roefel``) is checked by the core for
+every hand a service builds (``HandInput.score(number=...)``), so the entry
+page, the grid and the import refuse another team or trump with one message;
+an empty trump is stored as clubs.
 
 Every change to a hand or a game leaves an ``AuditEntry``: who, when, the
 state before and after, and why.
@@ -30,7 +37,7 @@ from tournaments.models import Evening
 from .messages import hand_error
 from .models import Adjustment, AuditEntry, Game, Hand, Team
 
-HAND_INPUTS = ("playing", "trump", "points_a", "points_b", "roem_a", "roem_b", "pit")
+HAND_INPUTS = ("playing", "trump", "points_a", "points_b", "roem_a", "roem_b", "pit", "verzaakt")
 
 
 class Conflict(ValidationError):
@@ -66,19 +73,56 @@ class HandInput:
     roem_b: int = 0
     pit: str = ""
     trump: str = ""
+    #: The team that reneged ("A"/"B"): the hand ended in verzaken.
+    verzaakt: str = ""
 
-    def score(self, ruleset):
-        """The core's result; raises ValidationError with the field the core names."""
+    def score(self, ruleset, *, number=None):
+        """The core's result; raises ValidationError with the field the core names.
+
+        With ``number`` (the hand's number in its game) the roefel is checked too.
+        """
         try:
+            if number is not None:
+                rules.check_roefel(ruleset, number, playing=self.playing, trump=self.trump)
             return rules.score_hand(
                 ruleset,
                 playing=self.playing,
                 points=(self.points_a, self.points_b),
                 roem=(self.roem_a, self.roem_b),
                 pit=self.pit or None,
+                verzaakt=self.verzaakt or None,
             )
         except rules.InvalidHand as exc:
             raise hand_error(exc) from exc
+
+    def stored_trump(self, ruleset, number):
+        """The trump to store: as entered, or clubs for the roefel left empty."""
+        if self.trump:
+            return self.trump
+        roefel = rules.roefel_of(ruleset, number)
+        return roefel.trump.letter if roefel is not None else ""
+
+
+def game_counts(hands):
+    """The counts a game stores beside its totals, from its hands (stored ``Hand``
+    rows or anything with the same fields): marsen (pit), nat of the playing
+    team, verzaken of the team that reneged (a verzaken is neither nat nor pit)
+    and the roem entered per team. The one place these are counted: the services
+    and the results import both store them."""
+    counts = dict.fromkeys(
+        ("marsen_a", "marsen_b", "nat_a", "nat_b", "verzaken_a", "verzaken_b"), 0
+    )
+    roem_a = roem_b = 0
+    for hand in hands:
+        if hand.pit:
+            counts["marsen_a" if hand.pit == "A" else "marsen_b"] += 1
+        if hand.nat:
+            counts["nat_a" if hand.playing == "A" else "nat_b"] += 1
+        if hand.verzaakt:
+            counts["verzaken_a" if hand.verzaakt == "A" else "verzaken_b"] += 1
+        roem_a += hand.roem_a
+        roem_b += hand.roem_b
+    return {**counts, "roem_a": roem_a, "roem_b": roem_b}
 
 
 def _user(by):
@@ -136,12 +180,8 @@ def _recompute(game, hands):
     game.total_a, game.total_b = summary.totals
     game.hands_entered = len(hands)
     game.winner = summary.winner or ""
-    game.marsen_a = sum(1 for h in hands if h.pit == "A")
-    game.marsen_b = sum(1 for h in hands if h.pit == "B")
-    game.nat_a = sum(1 for h in hands if h.nat and h.playing == "A")
-    game.nat_b = sum(1 for h in hands if h.nat and h.playing == "B")
-    game.roem_a = sum(h.roem_a for h in hands)
-    game.roem_b = sum(h.roem_b for h in hands)
+    for name, value in game_counts(hands).items():
+        setattr(game, name, value)
     if game.status != Game.Status.CONFIRMED or not summary.complete:
         game.status = Game.Status.COMPLETE if summary.complete else Game.Status.OPEN
         game.confirmed_by = ""
@@ -152,12 +192,12 @@ def _recompute(game, hands):
 
 
 def _build_hand(game, number, data: HandInput, ruleset):
-    result = data.score(ruleset)
+    result = data.score(ruleset, number=number)
     return Hand(
         game=game,
         number=number,
         playing=data.playing,
-        trump=data.trump or "",
+        trump=data.stored_trump(ruleset, number),
         points_a=data.points_a,
         points_b=data.points_b,
         roem_a=data.roem_a,
@@ -166,6 +206,7 @@ def _build_hand(game, number, data: HandInput, ruleset):
         score_a=result.scores[0],
         score_b=result.scores[1],
         nat=result.nat,
+        verzaakt=data.verzaakt or "",
     )
 
 
@@ -177,9 +218,10 @@ def _clean(hand):
     hand.full_clean(exclude=["game"], validate_constraints=False)
 
 
-def hand_preview(*, game: Game, data: HandInput) -> rules.HandResult:
-    """What each team would bank for ``data``, without saving anything."""
-    return data.score(game_ruleset(game))
+def hand_preview(*, game: Game, data: HandInput, number=None) -> rules.HandResult:
+    """What each team would bank for ``data`` (as hand ``number``, when given: the
+    roefel is checked), without saving anything."""
+    return data.score(game_ruleset(game), number=number)
 
 
 @transaction.atomic
@@ -400,7 +442,9 @@ def adjustment_record(
 ) -> Adjustment:
     """Record a score that is not a hand, with its reason: for one player
     (``member``: sit-out, absence, a -100 verzaken penalty) or for one team of a
-    game (``game`` and ``team``: the 162 + 100 verzaken gives the opponents).
+    game (``game`` and ``team``: a director's score). A team's verzaken is not an
+    adjustment but the hand it ended (``HandInput.verzaakt``); older verzaken
+    rows for a team stay as they are and still count.
 
     Adjustments are never edited: a wrong one is undone by another with the
     opposite points and its own reason.
@@ -413,6 +457,16 @@ def adjustment_record(
         )
     if member is not None and member.club_id != club.pk:
         raise ValidationError({"target": _("This player is not of this club.")})
+    if game is not None and kind == Adjustment.Kind.VERZAKEN:
+        raise ValidationError(
+            {
+                "kind": _(
+                    "A team's verzaken is entered as the hand it ended (verzaakt on the score "
+                    "sheet), so that it counts in the game. A player's -100 stays an adjustment."
+                )
+            },
+            code="verzaken_is_a_hand",
+        )
     if game is not None:
         game = _lock(game)
         if game.table.round.evening_id != evening.pk:

@@ -8,7 +8,7 @@ re-scores a hand.
 A player's evening (an :class:`~scoring.ranking.EveningLine`):
 
 - each game played: the game total of the player's team (N/S: wij, E/W: zij),
-  plus the adjustments given to that team in that game (verzaken 162 + 100);
+  plus the adjustments given to that team in that game (a director's score);
 - each round sat out: the sit-out score (an adjustment recorded by the draw),
   counted as a game, so averages are fair to players who sat out;
 - personal adjustments (a -100 verzaken penalty, a director's correction);
@@ -45,6 +45,8 @@ class Tally:
     nat: int = 0
     nat_defending: int = 0
     roem: int = 0
+    #: Hands that ended because the player's team reneged (not nat).
+    verzaken: int = 0
     personal: int = 0
     played: bool = False
     rounds: dict = field(default_factory=dict)
@@ -77,6 +79,7 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         nat=Sum(_per_team("table__game__nat_a", "table__game__nat_b")),
         nat_defending=Sum(_per_team("table__game__nat_b", "table__game__nat_a")),
         roem=Sum(_per_team("table__game__roem_a", "table__game__roem_b")),
+        verzaken=Sum(_per_team("table__game__verzaken_a", "table__game__verzaken_b")),
     )
     for row in rows:
         tally = tallies[row["round__evening_id"]][row["member_id"]]
@@ -86,6 +89,7 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         tally.nat += row["nat"] or 0
         tally.nat_defending += row["nat_defending"] or 0
         tally.roem += row["roem"] or 0
+        tally.verzaken += row["verzaken"] or 0
         tally.played = True
         if by_round:
             tally.rounds[row["round__number"]] = row["points"] or 0
@@ -356,6 +360,8 @@ class PlayerStats:
     nat_defending: int
     roem: int
     partners: list
+    #: Hands the player's team ended by reneging (verzaken is not nat).
+    verzaken: int = 0
 
     @property
     def average(self):
@@ -393,7 +399,7 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         )
         rank = next(line.rank for line in ranked if line.key == member.pk)
         own.append(PlayerEvening(evening, mine.points, mine.games, rank, len(players)))
-        for name in ("points", "games", "marsen", "nat", "nat_defending", "roem"):
+        for name in ("points", "games", "marsen", "nat", "nat_defending", "roem", "verzaken"):
             setattr(totals, name, getattr(totals, name) + getattr(mine, name))
     return PlayerStats(
         member=member,
@@ -404,6 +410,7 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         nat=totals.nat,
         nat_defending=totals.nat_defending,
         roem=totals.roem,
+        verzaken=totals.verzaken,
         partners=_partners(member, ids),
     )
 

@@ -18,6 +18,10 @@ points_b
 roem_a      roem of each team; empty is 0
 roem_b
 pit         the team that took every trick: ``A``, ``B`` or empty
+verzaakt    the team that reneged, ending the hand (verzaken): ``A``, ``B`` or
+            empty; its card points are then 162 for the other team and 0 for the
+            team that reneged (they may be left empty), roem is all roem of the
+            hand, and there is no pit
 ==========  =====================================================================
 
 Optional columns the export writes as well; the importer checks them when they
@@ -35,8 +39,8 @@ The CSV file uses the column names above in every language (UTF-8 with a
 byte-order mark, commas, CRLF). The .xlsx hand log titles the columns in the
 active language; the importer reads those titles too, in either language.
 
-Not in the format: adjustments other than sit-out scores (verzaken, a
-director's correction), attendance (who called in absent, which the absence
+Not in the format: adjustments other than sit-out scores (a player's -100
+verzaken penalty, a director's correction), attendance (who called in absent, which the absence
 policy scores), whether an evening counts for the ranking, and which seats
 were taken by a substitute (a substitute is written under the name the table
 gave them). :func:`unportable` lists what a competition has of these, so the
@@ -69,6 +73,7 @@ COLUMNS = (
     "roem_a",
     "roem_b",
     "pit",
+    "verzaakt",
     "nat",
     "score_a",
     "score_b",
@@ -108,6 +113,7 @@ TITLES = {
     "roem_a": _("Roem wij"),
     "roem_b": _("Roem zij"),
     "pit": _("Pit"),
+    "verzaakt": _("Verzaakt"),
     "nat": _("Nat"),
     "score_a": _("Score wij"),
     "score_b": _("Score zij"),
@@ -131,6 +137,7 @@ ALIASES = {
     "roem_a": ("roem wij", "roem a"),
     "roem_b": ("roem zij", "roem b"),
     "pit": ("mars", "pit mars"),
+    "verzaakt": ("verzaken", "renege", "reneged"),
     "nat": (),
     "score_a": ("totaal wij", "score wij", "banked wij"),
     "score_b": ("totaal zij", "score zij", "banked zij"),
@@ -156,6 +163,7 @@ class HandLogRow(NamedTuple):
     roem_a: int | None
     roem_b: int | None
     pit: str | None
+    verzaakt: str | None
     nat: str | None
     score_a: int | None
     score_b: int | None
@@ -203,6 +211,7 @@ def hand_log_rows(competition: Competition, *, names=None):
             "roem_a",
             "roem_b",
             "pit",
+            "verzaakt",
             "nat",
             "score_a",
             "score_b",
@@ -223,6 +232,7 @@ def hand_log_rows(competition: Competition, *, names=None):
             roem_a,
             roem_b,
             pit,
+            verzaakt,
             nat,
             score_a,
             score_b,
@@ -246,6 +256,7 @@ def hand_log_rows(competition: Competition, *, names=None):
                     roem_a,
                     roem_b,
                     pit or None,
+                    verzaakt or None,
                     playing if nat else None,
                     score_a,
                     score_b,
@@ -265,7 +276,7 @@ def hand_log_rows(competition: Competition, *, names=None):
         for date, round_number, name, points in sitouts:
             yield (
                 (date, round_number, 1, 0, 0),
-                HandLogRow(date, round_number, *(None,) * 2, name, *(None,) * 13, points),
+                HandLogRow(date, round_number, *(None,) * 2, name, *(None,) * 14, points),
             )
 
     for _key, row in heapq.merge(hand_rows(), sitout_rows(), key=lambda item: item[0]):

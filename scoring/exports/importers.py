@@ -22,15 +22,20 @@ Rows
     ronde, tafel, spel, noord, zuid, oost, west, troef, ...). Row numbers in a
     report are the spreadsheet's (the header is row 1). Empty rows are
     skipped; a column the importer does not know is left out with a warning.
-    ``trump``, ``roem_a``, ``roem_b`` and ``pit`` may be left out (no trump
-    recorded, no roem, no pit).
+    ``trump``, ``roem_a``, ``roem_b``, ``pit`` and ``verzaakt`` may be left
+    out (no trump recorded, no roem, no pit, no verzaken). A hand with
+    ``verzaakt`` may leave its card points empty (162 for the other team, 0 for
+    the team that reneged).
 Scoring
     Every hand is scored by the rules core under the competition's rule set
     (``competition.ruleset()``); whatever the core refuses (card points that
     do not add up to 162, roem 30, a pit without all the points) is a problem
     of that row. When the file has ``nat``, ``score_a`` or ``score_b`` filled
     in, they must agree with the core: a file made under other rules is caught
-    rather than silently re-scored.
+    rather than silently re-scored. Hand 1 of a game under a rule set with the
+    roefel must be played by the forehand's team with clubs (the core's
+    ``check_roefel``, as on the entry page and in the grid); its empty trump
+    is stored as clubs.
 Games
     Rows with the same date, round and table are one game; its four names must
     be the same on every row, four different players, each at one table per
@@ -99,8 +104,9 @@ from clubs.imports import ImportRejected, Problem
 from clubs.models import Club, Member
 from clubs.permissions import Role, require_role
 from scoring import rules
-from scoring.messages import MESSAGES
+from scoring.messages import hand_message
 from scoring.models import Adjustment, AuditEntry, Game, Hand
+from scoring.services import game_counts
 from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
 
 from . import FORMULA_TRIGGERS
@@ -164,6 +170,7 @@ class HandEntry:
     score_a: int
     score_b: int
     nat: bool
+    verzaakt: str = ""
 
     @property
     def game_key(self):
@@ -179,6 +186,7 @@ class HandEntry:
             self.roem_a,
             self.roem_b,
             self.pit,
+            self.verzaakt,
         )
 
 
@@ -643,7 +651,17 @@ _POINTS = {"low": 0, "high": 162}
 _ROEM = {"low": 0, "high": 2000}
 _SCORE = {"low": 0, "high": 10000}
 _SITOUT = {"low": -10000, "high": 10000}
-_SITOUT_EMPTY = ("table", "hand", "south", "east", "west", "playing", "points_a", "points_b")
+_SITOUT_EMPTY = (
+    "table",
+    "hand",
+    "south",
+    "east",
+    "west",
+    "playing",
+    "points_a",
+    "points_b",
+    "verzaakt",
+)
 
 
 class _Row:
@@ -760,8 +778,15 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
         names = tuple(row.get(key, as_name) for key in NAMES)
         playing = row.get("playing", as_team)
         trump = row.get("trump", _as_trump, required=False, default="")
-        points_a = row.number_in("points_a", _POINTS, what["points"])
-        points_b = row.number_in("points_b", _POINTS, what["points"])
+        verzaakt = row.get("verzaakt", as_side, required=False, default="")
+        # After verzaken the card points follow from who reneged: they may be empty.
+        points_needed = not verzaakt or not (
+            _is_empty(values.get("points_a")) and _is_empty(values.get("points_b"))
+        )
+        points_a = row.number_in("points_a", _POINTS, what["points"], required=points_needed)
+        points_b = row.number_in("points_b", _POINTS, what["points"], required=points_needed)
+        if not points_needed:
+            points_a, points_b = (0, rules.HAND_TOTAL) if verzaakt == "A" else (rules.HAND_TOTAL, 0)
         roem_a = row.number_in("roem_a", _ROEM, what["roem"], required=False, default=0)
         roem_b = row.number_in("roem_b", _ROEM, what["roem"], required=False, default=0)
         pit = row.get("pit", as_side, required=False, default="")
@@ -781,12 +806,15 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
         result = None
         if not row.problems:
             try:
+                if rules.check_roefel(ruleset, hand, playing=playing, trump=trump) and not trump:
+                    trump = "C"  # the roefel: clubs are trumps
                 result = rules.score_hand(
                     ruleset,
                     playing=playing,
                     points=(points_a, points_b),
                     roem=(roem_a, roem_b),
                     pit=pit or None,
+                    verzaakt=verzaakt or None,
                 )
             except rules.InvalidHand as exc:
                 row.problems.append(_hand_problem(exc, number, titles))
@@ -827,6 +855,7 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
                 score_a=scores[0],
                 score_b=scores[1],
                 nat=result.nat,
+                verzaakt=verzaakt,
             )
         )
     preview.rows = count
@@ -834,15 +863,18 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
 
 
 def _hand_problem(exc, row, title):
-    message = MESSAGES.get(exc.code)
-    message = str(message) if message is not None else str(exc)
+    message = str(hand_message(exc))
     team = str((exc.params or {}).get("team", "A"))
     column = {
         "playing": title.get("playing"),
+        "trump": title.get("trump"),
+        "verzaakt": title.get("verzaakt"),
         "points": title.get("points_a") + ", " + title.get("points_b"),
         "roem": title.get("roem_b" if team == "B" else "roem_a", title.get("points_a")),
         "pit": title.get("pit"),
     }.get(exc.field)
+    if exc.code == "verzaken_points":
+        column = title.get("points_a") + ", " + title.get("points_b")
     return Problem(message, row=row, column=column)
 
 
@@ -1090,6 +1122,7 @@ def _stored_fingerprints(evenings):
             "roem_a",
             "roem_b",
             "pit",
+            "verzaakt",
         )
     ):
         hands[row[0]].append(tuple(row[1:]))
@@ -1425,12 +1458,7 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
                 total_a=result.totals[0],
                 total_b=result.totals[1],
                 winner=result.winner or "",
-                marsen_a=sum(1 for h in hands if h.pit == "A"),
-                marsen_b=sum(1 for h in hands if h.pit == "B"),
-                nat_a=sum(1 for h in hands if h.nat and h.playing == "A"),
-                nat_b=sum(1 for h in hands if h.nat and h.playing == "B"),
-                roem_a=sum(h.roem_a for h in hands),
-                roem_b=sum(h.roem_b for h in hands),
+                **game_counts(hands),
                 version=1,
                 confirmed_by=confirmed_by,
                 confirmed_at=now,
@@ -1470,6 +1498,7 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
                 score_a=hand.score_a,
                 score_b=hand.score_b,
                 nat=hand.nat,
+                verzaakt=hand.verzaakt,
                 entered_by=user,
                 entered_via="import",
             )

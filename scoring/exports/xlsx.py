@@ -142,6 +142,7 @@ HAND_LOG_WIDTHS = {
     "playing": 8,
     "trump": 7,
     "pit": 6,
+    "verzaakt": 9,
     "nat": 6,
     "sitout": 9,
 }

@@ -212,9 +212,9 @@ def test_overview_query_count_is_pinned(director_client, club, director, django_
         record(game, 4)
     services.adjustment_record(
         evening=play.evening,
-        kind="verzaken",
+        kind="director",
         points=262,
-        reason="verzaakt",
+        reason="verzaakt (before verzaken was a hand)",
         by=director,
         game=play.games[0],
         team="B",
@@ -229,17 +229,27 @@ def test_overview_query_count_is_pinned(director_client, club, director, django_
         assert director_client.get(url, {"fragment": "1"}).status_code == 200
 
 
-def test_a_verzaken_penalty_is_recorded_for_a_team_beside_the_game_total(
+def test_a_teams_verzaken_is_refused_as_an_adjustment_it_is_a_hand(director_client, play, table):
+    game = record(table.game, 4)
+    target = f"g{game.pk}B"
+    data = {"kind": "verzaken", "target": target, "points": "262", "reason": "Noord verzaakt"}
+    response = director_client.post(overview_url(play.evening, "evening-adjust"), data)
+    assert response.status_code == 422
+    assert "entered as the hand it ended" in response.text
+    assert not Adjustment.objects.exists()
+
+
+def test_a_directors_score_is_recorded_for_a_team_beside_the_game_total(
     director_client, play, table
 ):
     game = record(table.game, 4)
     progress_form = director_client.get(overview_url(play.evening)).context["form"]
     target = f"g{game.pk}B"
     assert target in dict(progress_form.fields["target"].choices[2][1])
-    data = {"kind": "verzaken", "target": target, "points": "262", "reason": "Noord verzaakt"}
+    data = {"kind": "director", "target": target, "points": "262", "reason": "Noord verzaakt"}
     response = director_client.post(overview_url(play.evening, "evening-adjust"), data)
     assert response.status_code == 302
-    adjustment = Adjustment.objects.get(kind="verzaken")
+    adjustment = Adjustment.objects.get(kind="director")
     assert (adjustment.game_id, adjustment.team, adjustment.points) == (game.pk, "B", 262)
     assert adjustment.round_id == table.round_id
     game.refresh_from_db()

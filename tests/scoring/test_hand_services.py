@@ -236,7 +236,7 @@ def test_a_team_adjustment_is_logged_and_leaves_the_game_total_alone(game, direc
     evening = game.table.round.evening
     adjustment = services.adjustment_record(
         evening=evening,
-        kind="verzaken",
+        kind="director",
         points=262,
         reason="Oost verzaakt in hand 1",
         by=director,
@@ -247,7 +247,7 @@ def test_a_team_adjustment_is_logged_and_leaves_the_game_total_alone(game, direc
     game.refresh_from_db()
     assert (game.total_a, game.total_b) == (100, 62)
     entry = AuditEntry.objects.get(action="adjust")
-    assert entry.after == {"kind": "verzaken", "team": "B", "points": 262}
+    assert entry.after == {"kind": "director", "team": "B", "points": 262}
     assert entry.reason == "Oost verzaakt in hand 1"
 
 

@@ -224,7 +224,7 @@ def play_season(rng, **settings):
     game = Game.objects.filter(table__league_slot__match=top_match).first()
     scoring_services.adjustment_record(
         evening=game.table.round.evening,
-        kind="verzaken",
+        kind="director",
         points=262,
         reason="verzaakt",
         by=world.organiser,
