@@ -202,7 +202,7 @@ def test_hand_log_has_one_row_per_hand_with_real_values(season):
     assert all(type(v) is int for row in hands for v in row[1:4] + row[10:14] + row[17:19])
     assert len(sitouts) == Adjustment.objects.filter(kind="sitout").count() == 2
     assert all(row[2] is None and row[3] is None and row[-1] == 1600 for row in sitouts)
-    assert sheet.auto_filter.ref == f"A1:S{len(rows) + 1}"
+    assert sheet.auto_filter.ref == f"A1:T{len(rows) + 1}"
 
 
 def test_an_empty_competition_gives_a_sheet_with_only_the_header(club):
