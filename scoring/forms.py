@@ -39,6 +39,29 @@ class Digits(forms.TextInput):
         super().__init__({**base, **(attrs or {})})
 
 
+class FixedChoiceMixin:
+    """A choice widget whose other options can be locked: with ``fixed`` set, every
+    option but that value is disabled (and marked ``data-roefel-locked`` for the
+    page's script, which unlocks them when the hand changes while offline)."""
+
+    fixed = None
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if self.fixed is not None and str(value) != self.fixed:
+            option["attrs"]["disabled"] = True
+            option["attrs"]["data-roefel-locked"] = ""
+        return option
+
+
+class FixedRadioSelect(FixedChoiceMixin, forms.RadioSelect):
+    pass
+
+
+class FixedSelect(FixedChoiceMixin, forms.Select):
+    pass
+
+
 def team_choices(names_a=None, names_b=None):
     """(value, label) for wij and zij, with the players' names when known."""
     wij, zij = gettext("wij"), gettext("zij")
@@ -130,13 +153,13 @@ class HandForm(HandFieldsMixin, forms.Form):
         widget=forms.RadioSelect,
         help_text=_("Asked once: a player of the other team confirms at the end."),
     )
-    playing = forms.ChoiceField(label=_("Played (named trump)"), widget=forms.RadioSelect)
+    playing = forms.ChoiceField(label=_("Played (named trump)"), widget=FixedRadioSelect)
     points_a = points_field(_("Card points wij"))
     points_b = points_field(_("Card points zij"))
     roem_a = roem_field(_("Roem wij"))
     roem_b = roem_field(_("Roem zij"))
     pit = forms.ChoiceField(label=_("Pit (mars)"), required=False, widget=forms.RadioSelect)
-    trump = forms.ChoiceField(label=_("Trump (optional)"), required=False)
+    trump = forms.ChoiceField(label=_("Trump (optional)"), required=False, widget=FixedSelect)
     verzaakt = forms.ChoiceField(
         label=_("Verzaakt (renege)"),
         required=False,
@@ -165,6 +188,16 @@ class HandForm(HandFieldsMixin, forms.Form):
         self.fields["pit"].choices = [("", _("no pit")), *team_choices()]
         self.fields["trump"].choices = [("", "–"), *Suit.choices]
         self.fields["verzaakt"].choices = verzaakt_choices(gettext("no one"))
+
+    def fix_roefel(self, roefel):
+        """Hand 1 is the roefel (``rules.Roefel``): the forehand's team plays with
+        clubs; the other choices are shown but cannot be chosen."""
+        self.roefel = roefel
+        playing, trump = str(roefel.playing), roefel.trump.letter
+        self.fields["playing"].widget.fixed = playing
+        self.fields["trump"].widget.fixed = trump
+        if not self.is_bound:
+            self.initial.update(playing=playing, trump=trump)
 
 
 class QueuedHandForm(HandForm):

@@ -72,6 +72,8 @@ class HandRow:
     dealer: str
     running_a: int
     running_b: int
+    #: The hand is the roefel (hand 1 under a rule set with the roefel).
+    roefel: bool = False
 
 
 @dataclass
@@ -122,6 +124,13 @@ class EntryState:
         return self.ruleset.target_score if self.length is None else None
 
     @property
+    def roefel(self):
+        """The ``rules.Roefel`` when the next hand is the roefel, else None."""
+        if self.next_number is None:
+            return None
+        return rules.roefel_of(self.ruleset, self.next_number, first_dealer=FIRST_DEALER)
+
+    @property
     def first_dealers(self):
         """(name, seat in words) of the dealers of hands 1 to 4; hand n is dealt by
         the ((n - 1) % 4)-th, for a page that counts hands while offline."""
@@ -155,7 +164,9 @@ def entry_state(*, table) -> EntryState:
     rows, a, b = [], 0, 0
     for hand in hands:
         a, b = a + hand.score_a, b + hand.score_b
-        rows.append(HandRow(hand, _dealer(hand.number, seats)[1], a, b))
+        rows.append(
+            HandRow(hand, _dealer(hand.number, seats)[1], a, b, ruleset.is_roefel(hand.number))
+        )
     next_number = state.next_hand if game.status == Game.Status.OPEN else None
     position, name = _dealer(next_number, seats)
     return EntryState(

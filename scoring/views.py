@@ -90,7 +90,16 @@ def _actor(request, table):
 
 
 # What the trick checker's copy button carries into a new hand (query parameters).
-PREFILL_FIELDS = ("playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump")
+PREFILL_FIELDS = (
+    "playing",
+    "points_a",
+    "points_b",
+    "roem_a",
+    "roem_b",
+    "pit",
+    "trump",
+    "verzaakt",
+)
 
 
 def _hand_form(state, prefill=None):
@@ -130,11 +139,18 @@ def _describe(data):
     }
     if data.pit:
         text += ", " + _("pit %(team)s") % {"team": _("wij") if data.pit == "A" else _("zij")}
+    if getattr(data, "verzaakt", ""):
+        text += ", " + _("%(team)s verzaakt") % {
+            "team": _("wij") if data.verzaakt == "A" else _("zij")
+        }
     return text
 
 
 def _preview_text(result):
     values = {"a": result.scores[0], "b": result.scores[1]}
+    if result.verzaakt is not None:
+        team = _("wij") if result.verzaakt == "A" else _("zij")
+        return _("%(team)s verzaakt: wij bank %(a)s, zij bank %(b)s") % {**values, "team": team}
     if result.nat:
         team = _("wij") if result.playing == "A" else _("zij")
         return _("%(team)s is NAT: wij bank %(a)s, zij bank %(b)s") % {**values, "team": team}
@@ -164,6 +180,8 @@ def _render_entry(
             ]
     if hand_form is not None:
         _label_teams(hand_form, state)
+        if state.roefel is not None:
+            hand_form.fix_roefel(state.roefel)
     if is_open and game.status == Game.Status.COMPLETE and confirm_form is None:
         confirm_form = ConfirmForm(names=state.confirmers, initial={"version": game.version})
     club = state.evening.competition.club
@@ -203,6 +221,7 @@ def _entry_config(state):
         "target": state.target,
         "dealers": [[name, str(seat)] for name, seat in state.first_dealers],
         "teams": {"A": _("wij"), "B": _("zij")},
+        "roefel": state.next_number if state.roefel is not None else None,
     }
 
 
@@ -234,7 +253,7 @@ def table_hand(request, token):
     if "preview" in request.POST:
         state = selectors.entry_state(table=table)
         try:
-            result = services.hand_preview(game=game, data=data)
+            result = services.hand_preview(game=game, data=data, number=form.cleaned_data["number"])
         except ValidationError as exc:
             apply_validation_error(form, exc)
             return _render_entry(request, state, hand_form=form, status=422)
@@ -269,7 +288,17 @@ def table_hand(request, token):
 
 
 def _hand_json(hand):
-    fields = ("number", "playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump")
+    fields = (
+        "number",
+        "playing",
+        "points_a",
+        "points_b",
+        "roem_a",
+        "roem_b",
+        "pit",
+        "trump",
+        "verzaakt",
+    )
     data = {name: getattr(hand, name) for name in fields}
     data.update(score_a=hand.score_a, score_b=hand.score_b, nat=hand.nat, text=_describe(hand))
     return data
@@ -414,6 +443,7 @@ def table_preview(request, token):
             "a": result.scores[0],
             "b": result.scores[1],
             "nat": result.nat,
+            "verzaakt": str(result.verzaakt or ""),
             "playing": str(result.playing),
             "text": _preview_text(result),
         }

@@ -1,6 +1,8 @@
 // Score entry, made quicker. Every page works as a plain form without this file.
 //  - hand form: roem buttons, the other team's card points filled in (162 minus),
-//    pit fills 162, a live preview of what each team banks, no double submit;
+//    pit fills 162, verzaakt empties the card points (162/0 follow) and pit, a
+//    live preview of what each team banks, no double submit; the roefel (hand 1
+//    of a roefel game) keeps its team and clubs fixed;
 //  - the table's page: hands are kept on the phone while the connection is down
 //    and sent in order when it returns (see phoneQueue), and a service worker
 //    keeps the page for a reload without a connection (see offlineShell);
@@ -38,6 +40,36 @@
     follow(b, a);
   }
 
+  // Verzaakt: the hand ended, its card points follow (162 for the other team, 0 for
+  // the team that reneged) and there is no pit; those inputs are emptied and locked.
+  function syncVerzaakt(form) {
+    var chosen = form.querySelector("[name=verzaakt]:checked");
+    var on = !!(chosen && chosen.value);
+    form.querySelectorAll("[name=points_a], [name=points_b], [name=pit]").forEach(function (input) {
+      if (on && input.type !== "radio") { input.value = ""; input.dataset.derived = ""; }
+      if (on && input.type === "radio") input.checked = input.value === "";
+      input.disabled = on;
+    });
+  }
+
+  // The roefel: the choices the server locked (data-roefel-locked) stay locked only
+  // while the form is for that hand (a phone offline moves on to the next hand).
+  function lockRoefel(form, on) {
+    var notice = document.getElementById("roefel-notice");
+    if (notice) notice.hidden = !on;
+    form.querySelectorAll("[data-roefel-locked]").forEach(function (node) {
+      node.disabled = on;
+      if (on && node.selected) node.selected = false;
+    });
+    if (!on) return;
+    form.querySelectorAll("[name=playing]").forEach(function (radio) {
+      if (!radio.hasAttribute("data-roefel-locked")) radio.checked = true;
+    });
+    var trump = form.querySelector("[name=trump]");
+    var free = trump && trump.querySelector("option:not([data-roefel-locked])");
+    if (free) trump.value = free.value;
+  }
+
   function handForm(form, queued) {
     var a = form.querySelector("[name=points_a]");
     var b = form.querySelector("[name=points_b]");
@@ -66,6 +98,10 @@
         a.dataset.derived = b.dataset.derived = "";
       });
     });
+    form.querySelectorAll("[name=verzaakt]").forEach(function (radio) {
+      radio.addEventListener("change", function () { syncVerzaakt(form); });
+    });
+    syncVerzaakt(form); // a form filled by the trick checker's link may start verzaakt
 
     // A laptop's keyboard starts at the first mistake or the first choice (after
     // the browser has gone to #hand-form); a phone keeps its place.
@@ -207,6 +243,7 @@
         team: config.teams[hand.playing], a: hand.points_a, b: hand.points_b, ra: hand.roem_a, rb: hand.roem_b,
       });
       if (hand.pit) text += ", " + fmt(gettext("pit %(team)s"), { team: config.teams[hand.pit] });
+      if (hand.verzaakt) text += ", " + fmt(gettext("%(team)s verzaakt"), { team: config.teams[hand.verzaakt] });
       return text;
     }
 
@@ -226,12 +263,16 @@
       }
       var hand = {
         keeper: data.get("keeper") || store.keeper || "", playing: data.get("playing") || "",
-        pit: data.get("pit") || "", trump: data.get("trump") || "",
+        pit: data.get("pit") || "", trump: data.get("trump") || "", verzaakt: data.get("verzaakt") || "",
         points_a: number("points_a"), points_b: number("points_b"),
         roem_a: number("roem_a") || 0, roem_b: number("roem_b") || 0,
       };
       if (keeperAsked() && !data.get("keeper")) problems.push(["keeper", gettext("Choose the team that keeps score.")]);
       if (!hand.playing) problems.push(["playing", gettext("Choose the team that played (wij or zij).")]);
+      if (hand.points_a === null && hand.points_b === null && hand.verzaakt) {
+        hand.points_a = hand.verzaakt === "A" ? 0 : TOTAL;
+        hand.points_b = TOTAL - hand.points_a;
+      }
       if (hand.points_a === null && hand.points_b === null && hand.pit) {
         hand.points_a = hand.pit === "A" ? TOTAL : 0;
         hand.points_b = TOTAL - hand.points_a;
@@ -272,10 +313,12 @@
         input.value = value || (value === 0 && name.indexOf("points") === 0) ? String(value) : "";
         input.dataset.derived = "";
       });
-      form.querySelectorAll("[name=playing], [name=pit], [name=keeper]").forEach(function (radio) {
-        radio.checked = hand ? hand[radio.name] === radio.value : radio.name === "pit" && radio.value === "";
+      form.querySelectorAll("[name=playing], [name=pit], [name=keeper], [name=verzaakt]").forEach(function (radio) {
+        var blankable = radio.name === "pit" || radio.name === "verzaakt";
+        radio.checked = hand ? (hand[radio.name] || (blankable ? "" : null)) === radio.value : blankable && radio.value === "";
       });
       field("trump").value = hand ? hand.trump : "";
+      syncVerzaakt(form);
       showProblems([]);
       dirty = false;
     }
@@ -315,6 +358,7 @@
       if (!form) return;
       var next = editing ? queue[0].number : nextNumber();
       field("number").value = String(next);
+      lockRoefel(form, !!config.roefel && next === config.roefel);
       var keeper = form.querySelector("fieldset.keeper");
       if (keeper && store.keeper && (queue.length || store.sent.length)) keeper.hidden = true;
       if (next === config.nextNumber) { // the page as the server made it
@@ -402,7 +446,7 @@
     // --- Sending, one hand at a time.
     function payload(hand) {
       var data = {};
-      ["keeper", "playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump", "number"].forEach(function (name) {
+      ["keeper", "playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump", "verzaakt", "number"].forEach(function (name) {
         data[name] = hand[name];
       });
       data.client_id = hand.id;

@@ -95,6 +95,7 @@ def test_a_hand_is_stored_and_answered_with_its_banked_scores(phone, table):
         "score_a": 120,
         "score_b": 62,
         "nat": False,
+        "verzaakt": "",
         "text": "",
     }
     game = Game.objects.get(pk=table.game.pk)

@@ -266,6 +266,7 @@ def test_preview_shows_what_each_team_banks_and_saves_nothing(client, table):
         "a": 120,
         "b": 62,
         "nat": False,
+        "verzaakt": "",
         "playing": "A",
         "text": made["text"],
     }
