@@ -20,7 +20,10 @@ Score sheet
     lines for both teams, and a QR code of the table's entry link. The filled
     sheet is the same page with the entered hands written the paper's way: a
     nat team writes 0 ("nat"), the other team 162 and the roem; a pit's 100 is
-    written as roem with an M. Its totals are the game's stored totals.
+    written as roem with an M. A hand ended by verzaken has a V in the mark
+    column of the team that reneged (it writes 0), the other team 162 and all
+    roem + the penalty as roem. Under a rule set with the roefel, hand 1 says
+    "roefel ♣" beside its dealer. Its totals are the game's stored totals.
 Table plan
     For the wall: the tables in large type, wij beside zij, then everyone in
     alphabetical order with their table and seat, and who sits out.
@@ -360,9 +363,10 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
         dealer = givers[number - 1] if number <= len(givers) else ""
         row = filled.get(number)
         if row is None:
+            dealer = _roefel_dealer(dealer, sheet.roefel and number == 1)
             data.append([str(number), _p(dealer, styles["cell"]), "", "", "", "", "", ""])
             continue
-        cells = [str(number), _p(row.dealer, styles["cell"])]
+        cells = [str(number), _p(_roefel_dealer(row.dealer, row.roefel), styles["cell"])]
         for team in (0, 1):
             points = _("nat") if row.nat[team] else str(row.points[team])
             cells += [points, str(row.roem[team]) if row.roem[team] else "", row.mark[team]]
@@ -445,6 +449,13 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
     )
     story.append(signatures)
     return story
+
+
+def _roefel_dealer(dealer, roefel):
+    """The dealer cell, with the roefel mark on the roefel hand."""
+    if not roefel:
+        return dealer
+    return f"{dealer} · {_('roefel')} ♣" if dealer else f"{_('roefel')} ♣"
 
 
 def scoresheets_pdf(sheets: RoundSheets) -> bytes:

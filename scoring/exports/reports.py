@@ -188,7 +188,10 @@ class SheetRow:
 
     ``points`` and ``roem`` are what each team banks, split the paper's way: a
     nat team writes 0 (``nat``), its opponents 162 and the roem the rule set
-    gives them; a pit's 100 is written as roem, with an M beside it.
+    gives them; a pit's 100 is written as roem, with an M beside it. A verzaken
+    hand has a V as the mark of the team that reneged, which writes 0; the other
+    team writes 162 and all roem + the penalty as roem. ``roefel``: the hand is
+    the roefel.
     """
 
     number: int
@@ -197,6 +200,7 @@ class SheetRow:
     roem: tuple[int, int]
     mark: tuple[str, str]
     nat: tuple[bool, bool]
+    roefel: bool = False
 
 
 @dataclass(frozen=True)
@@ -211,6 +215,8 @@ class ScoreSheet:
     roem_total: tuple[int, int] | None = None
     status: str = ""
     confirmed_by: str = ""
+    #: Hand 1 is the roefel (the rule set plays it).
+    roefel: bool = False
 
     def team(self, team):
         first, second = ("N", "S") if team == "A" else ("E", "W")
@@ -247,7 +253,7 @@ def _paper_split(hand, scores):
         written = entered if not hand.nat else 0 if team == playing else rules.HAND_TOTAL
         points.append(written)
         roem.append(banked - written)
-        marks.append("M" if hand.pit == team else "")
+        marks.append("M" if hand.pit == team else "V" if hand.verzaakt == team else "")
         nat.append(hand.nat and team == playing)
     return tuple(points), tuple(roem), tuple(marks), tuple(nat)
 
@@ -296,6 +302,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
                         roem=roem,
                         mark=marks,
                         nat=nat,
+                        roefel=ruleset.is_roefel(hand.number),
                     )
                 )
             extra = {
@@ -313,6 +320,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
                 names=names,
                 length=length,
                 url=entry_url(table.token),
+                roefel=ruleset.roefel,
                 **extra,
             )
         )
