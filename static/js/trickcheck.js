@@ -296,8 +296,15 @@
   }
 
   // --- The hand's result ---------------------------------------------------------------
+  function entryUrl(params) {
+    if (table.hand) params.push(["hand", table.hand]);
+    return table.entry_url + "?" + params.map(function (p) {
+      return encodeURIComponent(p[0]) + "=" + encodeURIComponent(p[1]);
+    }).join("&");
+  }
+
   function copyUrl(analysis) {
-    var params = [
+    return entryUrl([
       ["playing", state.playing],
       ["points_a", analysis.points[0]],
       ["points_b", analysis.points[1]],
@@ -305,11 +312,43 @@
       ["roem_b", analysis.roem[1]],
       ["pit", analysis.pit || ""],
       ["trump", C.SUIT_LETTERS[state.trump]],
+    ]);
+  }
+
+  // A renege ends the hand in verzaken: the entry page opens with the offending team
+  // as verzaakt and the roem of the tricks so far (all of it goes to the other team);
+  // the card points follow there (162 for the other team).
+  function verzakenUrl(analysis, team) {
+    var params = [
+      ["verzaakt", team],
+      ["roem_a", analysis.roem[0]],
+      ["roem_b", analysis.roem[1]],
+      ["trump", C.SUIT_LETTERS[state.trump]],
     ];
-    if (table.hand) params.push(["hand", table.hand]);
-    return table.entry_url + "?" + params.map(function (p) {
-      return encodeURIComponent(p[0]) + "=" + encodeURIComponent(p[1]);
-    }).join("&");
+    if (state.playing) params.unshift(["playing", state.playing]);
+    return entryUrl(params);
+  }
+
+  function drawVerzaken(analysis) {
+    var box = $("tc-verzaken");
+    if (!box) {
+      box = el("div", { className: "tc-verzaken", id: "tc-verzaken" });
+      var alert = $("tc-alert");
+      alert.parentNode.insertBefore(box, alert.nextSibling);
+    }
+    box.textContent = "";
+    var first = analysis.reneges[0];
+    box.hidden = !(first && table && table.can_copy);
+    if (box.hidden) return;
+    var team = teamOf(first.verdict.seat);
+    box.appendChild(el("a", { className: "button tc-record-verzaken", href: verzakenUrl(analysis, team), id: "tc-record-verzaken", dataset: { team: team } }, [
+      table.hand
+        ? f(gettext("Record hand %(number)s as verzaken by %(team)s"), { number: table.hand, team: teamLabel(team) })
+        : f(gettext("Record as verzaken by %(team)s"), { team: teamLabel(team) }),
+    ]));
+    box.appendChild(el("p", { className: "muted" }, [
+      gettext("The first renege ends the hand: the other team gets 162 + all roem + the penalty. The score entry opens filled in; you still check and save it there."),
+    ]));
   }
 
   function sideText(points, roem, basis) {
@@ -467,6 +506,7 @@
     });
     drawPicker(analysis);
     drawSummary(analysis);
+    drawVerzaken(analysis);
     drawRoem();
     // A tap that proves an earlier renege says so where the thumb is.
     var alert = $("tc-alert");
