@@ -89,8 +89,10 @@ def _actor(request, table):
     return _("link of table %(number)s") % {"number": table.number}
 
 
-# What the trick checker's copy button carries into a new hand (query parameters).
-PREFILL_FIELDS = (
+# A hand's inputs as the page and its script name them: what the trick checker's
+# copy button carries into a new hand (query parameters), and what a stored hand's
+# JSON answer repeats.
+PREFILL_FIELDS = HAND_FIELDS = (
     "playing",
     "points_a",
     "points_b",
@@ -288,17 +290,7 @@ def table_hand(request, token):
 
 
 def _hand_json(hand):
-    fields = (
-        "number",
-        "playing",
-        "points_a",
-        "points_b",
-        "roem_a",
-        "roem_b",
-        "pit",
-        "trump",
-        "verzaakt",
-    )
+    fields = ("number", *HAND_FIELDS)
     data = {name: getattr(hand, name) for name in fields}
     data.update(score_a=hand.score_a, score_b=hand.score_b, nat=hand.nat, text=_describe(hand))
     return data
