@@ -33,6 +33,7 @@ class HandInline(admin.TabularInline):
         "roem_a",
         "roem_b",
         "pit",
+        "verzaakt",
         "score_a",
         "score_b",
         "nat",
@@ -83,7 +84,14 @@ class HandAdmin(ReadOnlyAdmin):
         "entered_via",
         "created_at",
     )
-    list_filter = ("nat", "playing", "pit", "entered_via", "game__table__round__evening")
+    list_filter = (
+        "nat",
+        "verzaakt",
+        "playing",
+        "pit",
+        "entered_via",
+        "game__table__round__evening",
+    )
     search_fields = ("client_id", "game__table__round__evening__competition__name")
     list_select_related = ("game__table__round__evening__competition",)
 

@@ -32,6 +32,8 @@ def describe_hand(snapshot):
         text += ", " + gettext("nat")
     if snapshot.get("pit"):
         text += ", " + gettext("pit %(team)s") % {"team": _side(snapshot["pit"])}
+    if snapshot.get("verzaakt"):
+        text += ", " + gettext("%(team)s verzaakt") % {"team": _side(snapshot["verzaakt"])}
     return text
 
 

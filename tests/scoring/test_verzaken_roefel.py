@@ -357,3 +357,13 @@ def test_the_evening_page_no_longer_offers_a_teams_verzaken(director_client, boo
     )
     form = director_client.get(url).context["form"]
     assert "A team's verzaken is entered as the hand" in str(form.fields["points"].help_text)
+
+
+def test_the_audit_log_says_which_team_verzaakt(boompje):
+    from scoring.models import AuditEntry
+    from scoring.tables import describe_hand
+
+    services.hand_record(game=boompje.game, data=verzaakt("B", roem_a=20))
+    entry = AuditEntry.objects.get(action="create")
+    assert entry.after["verzaakt"] == "B"
+    assert describe_hand(entry.after).endswith(", zij verzaakt")
