@@ -420,12 +420,15 @@ def table_preview(request, token):
     """What a hand would bank, for the entry page's script: JSON, nothing saved."""
     table = _table(token)
     form = HandForm(request.GET)
-    for name in ("client_id", "number", "version"):
+    for name in ("client_id", "version"):
         form.fields.pop(name)
     if not form.is_valid():
         return JsonResponse({"ok": False, "errors": form.errors.get_json_data()})
     try:
-        result = services.hand_preview(game=table.game, data=form.hand_input())
+        # With the hand's number (the page sends it) the roefel is checked too.
+        result = services.hand_preview(
+            game=table.game, data=form.hand_input(), number=form.cleaned_data.get("number")
+        )
     except ValidationError as exc:
         apply_validation_error(form, exc)
         return JsonResponse({"ok": False, "errors": form.errors.get_json_data()})

@@ -367,3 +367,12 @@ def test_the_audit_log_says_which_team_verzaakt(boompje):
     entry = AuditEntry.objects.get(action="create")
     assert entry.after["verzaakt"] == "B"
     assert describe_hand(entry.after).endswith(", zij verzaakt")
+
+
+def test_the_preview_of_hand_one_says_it_is_the_roefel(client, match):
+    query = {"playing": "A", "points_a": "100", "number": "1"}
+    answer = client.get(entry_url(match.table, "table-preview"), query).json()
+    assert not answer["ok"]
+    assert answer["errors"]["playing"][0]["code"] == "roefel_playing"
+    query = {"playing": "B", "points_a": "62", "number": "1"}
+    assert client.get(entry_url(match.table, "table-preview"), query).json()["ok"]
