@@ -92,6 +92,7 @@ class CompetitionForm(forms.ModelForm):
             # The rule set is fixed once a hand is played (the service says so too).
             self.fields[name].disabled = locked
         self.fields["ruleset_preset"].disabled = locked
+        self.fields["ruleset_preset"].label = _("Start from")
         self.order_fields([*self.Meta.fields[:6], "ruleset_base", *RULE_FIELDS])
 
     def rule_fields(self):

@@ -38,6 +38,9 @@ LEGAL = [
     # Void, partner winning with a plain card: Rotterdam trumps, Amsterdam is free.
     (R, "7H QH KD", "QC AC 9C", "7H QH", "must_trump"),
     (A, "7H QH KD", "QC AC 9C", "7H QH KD", None),
+    # ... also third to play, the partner's lead winning.
+    (R, "7H KD", "AC 7C", "7H", "must_trump"),
+    (A, "7H KD", "AC 7C", "7H KD", None),
     # Void, partner winning with a trump: Rotterdam must overtrump the partner...
     (R, "7H QH KD", "AC 8H 7C", "QH", "must_overtrump"),
     (R, "7H QH", "AC 8H 7C", "QH", "must_overtrump"),

@@ -2,6 +2,7 @@
 every field of the rule set is editable and stored as preset + overrides, the core
 refuses bad combinations on their field, and the rules are stated in plain words."""
 
+import dataclasses
 import gettext
 import json
 from pathlib import Path
@@ -249,6 +250,11 @@ def test_a_rules_change_before_play_reaches_the_tables_already_drawn(club, direc
     services.competition_update(competition=season, by=director, ruleset_preset="single-deal")
     game = Game.objects.get(table__round=round_)
     assert Ruleset(**{**game.ruleset}) == get_ruleset("single-deal")
+
+
+def test_the_form_has_every_field_of_the_rule_set():
+    # A new Ruleset field needs its place on the form (and words in describe_ruleset).
+    assert set(RULE_FIELDS) == {f.name for f in dataclasses.fields(Ruleset)} - {"name"}
 
 
 # --- The rules in plain words -----------------------------------------------------------
