@@ -35,17 +35,16 @@ MESSAGES = {
 # Declared roem (match-1500): the messages for what the table declared.
 DECLARED_MESSAGES = {
     "roem_impossible": _(
-        "A team cannot declare this: each player declares at most two runs (run of three 20, "
-        "of four 50, of five or more 100), and a hand has one stuk."
+        "A team cannot declare this: a run is 20 (three), 50 (four) or 100 (five or more), "
+        "each player declares at most two runs, and a hand has one stuk. "
+        "Write e.g. 50+20+stuk."
     ),
-    "roem_too_high": _(
-        "A team cannot declare this: each player declares at most two runs (run of three 20, "
-        "of four 50, of five or more 100), and a hand has one stuk."
-    ),
+    "roem_too_high": None,  # filled in below: the same sentence
     "roem_conflict": _("Only one team can declare stuk: there is one trump king and queen."),
     "roem_negative": MESSAGES["declaration_unknown"],
     "not_integer": MESSAGES["declaration_unknown"],
 }
+DECLARED_MESSAGES["roem_too_high"] = DECLARED_MESSAGES["roem_impossible"]
 
 # The core's field names -> the form's.
 FIELDS = {"playing": "playing", "points": "points_a", "roem": "roem_a", "pit": "pit"}
