@@ -318,3 +318,154 @@ def test_a_whole_match_1500_entered_as_declared_comes_out_by_the_seeds_rule(matc
     game.refresh_from_db()
     assert (game.total_a, game.total_b) == (1304, 1608)
     assert game.status == Game.Status.COMPLETE and game.winner == "B"
+
+
+# --- The hand log: export and import ------------------------------------------------------
+
+
+def _match_rows(columns_only_roem=False):
+    """The whole match above as hand-log rows, declarations in their own columns."""
+    rows = []
+    for number, ((playing, points_a, a, b, pit), _banked) in enumerate(MATCH, start=1):
+        rows.append(
+            {
+                "date": "2026-10-06",
+                "round": 1,
+                "table": 1,
+                "hand": number,
+                "north": "Anna",
+                "south": "Bert",
+                "east": "Cor",
+                "west": "Dirk",
+                "playing": playing,
+                "points_a": points_a,
+                "points_b": 162 - points_a,
+                "declared_a": a,
+                "declared_b": b,
+                "pit": pit,
+            }
+        )
+    return rows
+
+
+def _csv(rows, columns):
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([row.get(column, "") for column in columns])
+    return buffer.getvalue().encode()
+
+
+IMPORT_COLUMNS = (
+    "date", "round", "table", "hand", "north", "south", "east", "west",
+    "playing", "points_a", "points_b", "declared_a", "declared_b", "pit",
+)  # fmt: skip
+
+
+def _import(competition, data, filename="hands.csv"):
+    from scoring.exports import importers
+
+    return importers.results_import_apply(
+        club=competition.club,
+        competition=competition,
+        data=data,
+        filename=filename,
+        create_members=True,
+    )
+
+
+def test_a_hand_log_with_declaration_columns_imports_by_the_seeds_rule(club):
+    from scoring.exports import importers
+
+    competition = factories.competition(club, ruleset_preset="match-1500")
+    rows = _match_rows()
+    # Cells as a club writes them: Dutch word case, spaces, a lone number.
+    rows[2]["declared_a"] = "50 + Stuk"
+    data = _csv(rows, IMPORT_COLUMNS)
+    found = importers.results_import_preview(
+        club=club, competition=competition, data=data, filename="hands.csv", create_members=True
+    )
+    assert found.ok, [str(p) for p in found.problems]
+    _import(competition, data)
+    game = Game.objects.get(table__round__evening__competition=competition)
+    assert (game.total_a, game.total_b) == (1264, 1286)
+    hands = list(game.hands.order_by("number"))
+    assert [(h.score_a, h.score_b) for h in hands] == [banked for _, banked in MATCH]
+    assert hands[2].declared_a == "50+stuk"
+    assert (hands[0].roem_a, hands[0].roem_b) == (0, 50)
+
+
+def test_a_bad_declaration_in_the_hand_log_names_its_row_and_column(club):
+    from scoring.exports import importers
+
+    competition = factories.competition(club, ruleset_preset="match-1500")
+    rows = _match_rows()
+    rows[3]["declared_b"] = "100+30"
+    rows[5]["declared_a"] = "stuk"  # B declared stuk too in that hand
+    data = _csv(rows, IMPORT_COLUMNS)
+    with pytest.raises(importers.ImportRejected) as info:
+        _import(competition, data)
+    problems = {(p.row, p.column) for p in info.value.problems}
+    assert problems == {(5, "declared_b"), (7, "declared_a")}
+    assert not Hand.objects.exists()
+
+
+def test_a_roem_column_beside_declarations_is_checked_against_the_roem_that_counts(club):
+    from scoring.exports import importers
+
+    competition = factories.competition(club, ruleset_preset="match-1500")
+    rows = _match_rows()
+    rows[0].update(roem_a=20, roem_b=50)  # A's run of three does not count
+    data = _csv(rows, (*IMPORT_COLUMNS, "roem_a", "roem_b"))
+    with pytest.raises(importers.ImportRejected) as info:
+        _import(competition, data)
+    [problem] = info.value.problems
+    assert (problem.row, problem.column) == (2, "roem_a")
+
+
+def test_declarations_in_an_in_trick_competition_are_refused(club):
+    from scoring.exports import importers
+
+    competition = factories.competition(club)
+    rows = _match_rows()[:1]
+    data = _csv(rows, IMPORT_COLUMNS)
+    with pytest.raises(importers.ImportRejected) as info:
+        _import(competition, data)
+    assert info.value.problems[0].column == "declared_a"
+
+
+def test_the_hand_log_of_a_declared_match_exports_and_imports_with_identical_totals(club, match):
+    from scoring.exports import csv as csv_export
+    from scoring.exports import handlog, importers, xlsx
+
+    for (playing, points_a, a, b, pit), _banked in MATCH:
+        services.hand_record(game=match.game, data=declared(playing, points_a, a, b, pit))
+    competition = match.evening.competition
+    for writer, filename in (
+        (csv_export.hand_log_csv, "log.csv"),
+        (xlsx.hand_log_xlsx, "log.xlsx"),
+    ):
+        data = writer(handlog.hand_log_rows(competition))
+        copy = importers.results_import_apply(
+            club=factories.club(name=f"Hersteld {filename}"),
+            new_competition={"name": "Kopie", "ruleset_preset": "match-1500"},
+            data=data,
+            filename=filename,
+            create_members=True,
+        ).competition
+        restored = Game.objects.get(table__round__evening__competition=copy)
+        assert (restored.total_a, restored.total_b) == (1264, 1286)
+        original = list(match.game.hands.order_by("number"))
+        again = list(restored.hands.order_by("number"))
+        assert [services.hand_snapshot(h) for h in again] == [
+            services.hand_snapshot(h) for h in original
+        ]
+        # And the copy exports the same declarations again.
+        assert (
+            csv_export.hand_log_csv(handlog.hand_log_rows(copy)).split(b"\r\n")[1:]
+            == (csv_export.hand_log_csv(handlog.hand_log_rows(competition)).split(b"\r\n")[1:])
+        )
