@@ -469,3 +469,47 @@ def test_the_hand_log_of_a_declared_match_exports_and_imports_with_identical_tot
             csv_export.hand_log_csv(handlog.hand_log_rows(copy)).split(b"\r\n")[1:]
             == (csv_export.hand_log_csv(handlog.hand_log_rows(competition)).split(b"\r\n")[1:])
         )
+
+
+# --- The printed score sheet --------------------------------------------------------------
+
+
+def test_the_pdf_score_sheet_shows_what_was_declared_and_what_counted(match):
+    from django.utils import translation
+
+    from scoring.exports import pdf, reports, table_entry_path
+    from tests.scoring.exports.conftest import pdf_pages
+
+    for (playing, points_a, a, b, pit), _banked in MATCH[:3]:
+        services.hand_record(game=match.game, data=declared(playing, points_a, a, b, pit))
+    with translation.override("en"):
+        sheets = reports.round_sheets(
+            round_=match.table.round, entry_url=table_entry_path, filled=True
+        )
+        [text] = pdf_pages(pdf.scoresheets_pdf(sheets))
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    # Hand 1: wij declared a run of three that did not count, zij a run of four that did.
+    assert "0 (20)" in lines and "50 (50)" in lines
+    # Hand 3: wij's run and stuk both count (the cell may wrap).
+    assert "120 70 (50+stuk) 42 0 (20)" in " ".join(lines)
+    assert "what the team declared" in text
+    [row] = sheets.sheets[0].rows[:1]
+    assert row.declared == ("20", "50") and row.roem == (0, 50)
+
+
+def test_the_pdf_score_sheet_of_an_in_trick_game_has_no_declarations(rotterdam):
+    from django.utils import translation
+
+    from scoring.exports import pdf, reports, table_entry_path
+    from tests.scoring.exports.conftest import pdf_pages
+
+    services.hand_record(
+        game=rotterdam.game,
+        data=HandInput(playing="A", points_a=100, points_b=62, roem_a=20),
+    )
+    with translation.override("en"):
+        sheets = reports.round_sheets(
+            round_=rotterdam.table.round, entry_url=table_entry_path, filled=True
+        )
+        [text] = pdf_pages(pdf.scoresheets_pdf(sheets))
+    assert "declared" not in text and "(" not in text.split("Total")[0].split("Dealer")[-1]
