@@ -21,6 +21,17 @@ from tournaments import services as tournament_services
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _site_language_after():
+    """Requests made in English leave English active in this thread; the tests after
+    these expect the site's language."""
+    from django.conf import settings
+    from django.utils import translation
+
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 def _play(club, director, preset):
     season = factories.competition(club, ruleset_preset=preset)
     members = factories.members(club, 4)
