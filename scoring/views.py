@@ -91,6 +91,8 @@ def _actor(request, table):
 
 # What the trick checker's copy button carries into a new hand (query parameters).
 PREFILL_FIELDS = ("playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump")
+# Declared roem (match-1500): the declarations that count, written as 50+20+stuk.
+PREFILL_DECLARED = ("declared_a", "declared_b")
 
 
 def _hand_form(state, prefill=None):
@@ -104,6 +106,9 @@ def _hand_form(state, prefill=None):
     for name in PREFILL_FIELDS:
         if prefill and prefill.get(name):
             initial[name] = prefill[name][:10]
+    for name in PREFILL_DECLARED if state.declares_roem else ():
+        if prefill and prefill.get(name):
+            initial[name] = prefill[name][:40]
     return HandForm(
         initial=initial,
         names_a=state.names_a,

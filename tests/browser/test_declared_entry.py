@@ -81,3 +81,34 @@ def test_a_hand_kept_offline_is_sent_with_its_declarations(phone, live_server, t
     assert (hand.declared_a, hand.declared_b, hand.score_a, hand.score_b) == ("50", "50", 162, 50)
     game = Game.objects.get(pk=table.game.pk)
     assert (game.total_a, game.total_b) == (162, 50)
+
+
+def test_the_trick_checker_copies_the_declarations_that_count_into_the_entry(
+    phone, live_server, table, shot
+):
+    from urllib.parse import parse_qs, urlsplit
+
+    from scoring.rules import format_declarations, simulate_deal
+    from tests.browser.test_trickcheck import enter_deal
+
+    deal = simulate_deal("match-1500", seed=4)  # zij's run and wij's stuk
+    written = [format_declarations(deal.roem_entry()[i]) for i in (0, 1)]
+    assert all(written)
+    phone.goto(f"{live_server.url}/trickcheck/?table={table.token}")
+    phone.wait_for_selector("#tc-grid button")
+    enter_deal(phone, deal)
+    copy = phone.locator("#tc-copy")
+    query = parse_qs(urlsplit(copy.get_attribute("href")).query, keep_blank_values=True)
+    assert [query["declared_a"][0], query["declared_b"][0]] == written
+    copy.click()
+    phone.wait_for_selector("#hand-form")
+    assert [phone.input_value("[name=declared_a]"), phone.input_value("[name=declared_b]")] == (
+        written
+    )
+    shot(phone, "copied-from-the-trick-checker")
+    phone.locator("fieldset.keeper input[value=A]").check(force=True)
+    phone.click("button.save")
+    phone.wait_for_selector("#hand-1")
+    hand = Hand.objects.get()
+    assert (hand.score_a, hand.score_b) == deal.score().scores
+    assert (hand.roem_a, hand.roem_b) == deal.roem

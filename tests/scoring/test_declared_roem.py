@@ -524,3 +524,15 @@ def test_the_pdf_score_sheet_of_an_in_trick_game_has_no_declarations(rotterdam):
         )
         [text] = pdf_pages(pdf.scoresheets_pdf(sheets))
     assert "declared" not in text and "(" not in text.split("Total")[0].split("Dealer")[-1]
+
+
+def test_the_trick_checkers_link_prefills_the_declarations(client, match):
+    query = "playing=B&points_a=79&points_b=83&declared_a=stuk&declared_b=100%2B50%2B20&hand=1"
+    form = client.get(f"{entry_url(match.table)}?{query}").context["hand_form"]
+    assert (form.initial["declared_a"], form.initial["declared_b"]) == ("stuk", "100+50+20")
+
+
+def test_an_in_trick_entry_page_ignores_declarations_in_the_link(client, rotterdam):
+    query = "playing=B&points_a=79&declared_a=stuk&roem_a=20"
+    form = client.get(f"{entry_url(rotterdam.table)}?{query}").context["hand_form"]
+    assert "declared_a" not in form.initial and form.initial["roem_a"] == "20"
