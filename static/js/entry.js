@@ -1,5 +1,6 @@
 // Score entry, made quicker. Every page works as a plain form without this file.
-//  - hand form: roem buttons, the other team's card points filled in (162 minus),
+//  - hand form: roem buttons (or, for declared roem, buttons that write what each team
+//    declared: "50+20+stuk"), the other team's card points filled in (162 minus),
 //    pit fills 162, a live preview of what each team banks, no double submit;
 //  - the table's page: hands are kept on the phone while the connection is down
 //    and sent in order when it returns (see phoneQueue), and a service worker
