@@ -30,7 +30,17 @@ from tournaments.models import Evening
 from .messages import hand_error
 from .models import Adjustment, AuditEntry, Game, Hand, Team
 
-HAND_INPUTS = ("playing", "trump", "points_a", "points_b", "roem_a", "roem_b", "pit")
+HAND_INPUTS = (
+    "playing",
+    "trump",
+    "points_a",
+    "points_b",
+    "roem_a",
+    "roem_b",
+    "declared_a",
+    "declared_b",
+    "pit",
+)
 
 
 class Conflict(ValidationError):
@@ -44,6 +54,11 @@ class Conflict(ValidationError):
 def game_ruleset(game):
     data = dict(game.ruleset)
     return rules.ruleset_from(data.pop("name"), data)
+
+
+def game_declares_roem(game):
+    """Whether the game's rule set declares roem (the table enters declarations)."""
+    return game_ruleset(game).roem_rule is rules.RoemRule.DECLARED
 
 
 def hand_snapshot(hand):
@@ -66,19 +81,41 @@ class HandInput:
     roem_b: int = 0
     pit: str = ""
     trump: str = ""
+    #: Declared roem (match-1500): what each team declared, "50+20+stuk". When either
+    #: is given under a declared-roem rule set, the core counts them and roem_a/roem_b
+    #: are not used; otherwise roem_a/roem_b are the roem that counts.
+    declared_a: str = ""
+    declared_b: str = ""
+
+    def uses_declarations(self, ruleset):
+        return ruleset.roem_rule is rules.RoemRule.DECLARED and bool(
+            self.declared_a or self.declared_b
+        )
+
+    def declarations(self, ruleset):
+        """The written form of each team's declarations as stored ("", "" without)."""
+        if not self.uses_declarations(ruleset):
+            return "", ""
+        try:
+            items = rules.check_declarations((self.declared_a, self.declared_b))
+        except rules.InvalidHand as exc:
+            raise hand_error(exc, declared=True) from exc
+        return rules.format_declarations(items[0]), rules.format_declarations(items[1])
 
     def score(self, ruleset):
         """The core's result; raises ValidationError with the field the core names."""
+        declared = self.uses_declarations(ruleset)
+        roem = (self.declared_a, self.declared_b) if declared else (self.roem_a, self.roem_b)
         try:
             return rules.score_hand(
                 ruleset,
                 playing=self.playing,
                 points=(self.points_a, self.points_b),
-                roem=(self.roem_a, self.roem_b),
+                roem=roem,
                 pit=self.pit or None,
             )
         except rules.InvalidHand as exc:
-            raise hand_error(exc) from exc
+            raise hand_error(exc, declared=declared) from exc
 
 
 def _user(by):
@@ -153,6 +190,7 @@ def _recompute(game, hands):
 
 def _build_hand(game, number, data: HandInput, ruleset):
     result = data.score(ruleset)
+    declared_a, declared_b = data.declarations(ruleset)
     return Hand(
         game=game,
         number=number,
@@ -160,8 +198,10 @@ def _build_hand(game, number, data: HandInput, ruleset):
         trump=data.trump or "",
         points_a=data.points_a,
         points_b=data.points_b,
-        roem_a=data.roem_a,
-        roem_b=data.roem_b,
+        roem_a=result.roem[0],
+        roem_b=result.roem[1],
+        declared_a=declared_a,
+        declared_b=declared_b,
         pit=data.pit or "",
         score_a=result.scores[0],
         score_b=result.scores[1],

@@ -197,6 +197,9 @@ class SheetRow:
     roem: tuple[int, int]
     mark: tuple[str, str]
     nat: tuple[bool, bool]
+    #: Declared roem (match-1500): what each team declared, "50+20+stuk"; ``roem``
+    #: then holds what counted. Empty for in-trick roem and hands without declarations.
+    declared: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -296,6 +299,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
                         roem=roem,
                         mark=marks,
                         nat=nat,
+                        declared=(hand.declared_a, hand.declared_b),
                     )
                 )
             extra = {

@@ -25,7 +25,8 @@ roem
     runs of three (20) and four (50) in the natural order 7 8 9 10 J Q K A, four
     aces/tens/kings/queens (100), four jacks (200). Never *meld*.
 stuk
-    Trump king + queen together: 20 roem.
+    Trump king + queen together: 20 roem. Among declarations :data:`STUK`; the
+    written form is ``"50+20+stuk"`` (:func:`parse_declarations`).
 nat
     The playing team (the one that named trump) failed: it banks nothing and the
     defenders bank 162 plus roem as the rule set says. Only the playing team can
@@ -81,15 +82,25 @@ from .cards import (
     parse_suit,
 )
 from .games import GameResult, InvalidGame, dealer_of_hand, game_state, score_game
-from .hands import HandResult, InvalidHand, Outcome, score_hand
+from .hands import (
+    HandResult,
+    InvalidHand,
+    Outcome,
+    check_declarations,
+    format_declarations,
+    parse_declarations,
+    score_hand,
+)
 from .roem import (
     DECLARED_TEAM_TOTALS,
     IN_TRICK_MAX,
     IN_TRICK_MIN_POINTS,
     IN_TRICK_PIT_TOTALS,
     IN_TRICK_TEAM_TOTALS,
+    STUK,
     Roem,
     RoemKind,
+    count_declarations,
     declared_roem,
     describe_roem,
     hand_declarations,
@@ -138,6 +149,7 @@ __all__ = [
     "LAST_TRICK_BONUS",
     "PRESET_NAMES",
     "RULESETS",
+    "STUK",
     "Card",
     "Chooser",
     "Deal",
@@ -165,7 +177,10 @@ __all__ = [
     "Trick",
     "TrickScore",
     "card_points",
+    "check_declarations",
+    "count_declarations",
     "dealer_of_hand",
+    "format_declarations",
     "declared_roem",
     "describe_roem",
     "game_state",
@@ -175,6 +190,7 @@ __all__ = [
     "legal_mask",
     "parse_card",
     "parse_cards",
+    "parse_declarations",
     "parse_suit",
     "ruleset_from",
     "score_game",

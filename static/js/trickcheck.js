@@ -306,10 +306,27 @@
       ["pit", analysis.pit || ""],
       ["trump", C.SUIT_LETTERS[state.trump]],
     ];
+    if (analysis.declarations) {
+      // Declared roem: the declarations that count, as the entry page writes them.
+      params.push(["declared_a", declaredText(analysis.declarations.A)]);
+      params.push(["declared_b", declaredText(analysis.declarations.B)]);
+    }
     if (table.hand) params.push(["hand", table.hand]);
     return table.entry_url + "?" + params.map(function (p) {
       return encodeURIComponent(p[0]) + "=" + encodeURIComponent(p[1]);
     }).join("&");
+  }
+
+  /** "50+20+stuk": runs by points from high to low, then stuk (format_declarations). */
+  function declaredText(items) {
+    var runs = [], stuk = false;
+    (items || []).forEach(function (item) {
+      if (item.kind === "stuk") stuk = true;
+      else runs.push(item.points);
+    });
+    runs.sort(function (x, y) { return y - x; });
+    if (stuk) runs.push("stuk");
+    return runs.join("+");
   }
 
   function sideText(points, roem, basis) {
