@@ -22,3 +22,5 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]
+
+handler500 = "config.errors.server_error"
