@@ -7,7 +7,6 @@ import http.client
 import json
 import sqlite3
 import time
-import uuid
 from urllib.parse import urlsplit
 
 import pytest
@@ -17,6 +16,7 @@ from django.urls import reverse
 
 from scoring.models import Game, Hand
 from tests import factories
+from tests.scoring.test_offline import hand as first_hand
 from tests.scoring.test_table_entry import entry_url, evening_in_play
 
 ON_SQLITE = connection.vendor == "sqlite"
@@ -72,21 +72,6 @@ class Phone:
         }
         status, response_headers, body = self.request("POST", self.hands, json.dumps(hand), headers)
         return status, response_headers, json.loads(body)
-
-
-def first_hand():
-    return {
-        "client_id": str(uuid.uuid4()),
-        "number": 1,
-        "keeper": "A",
-        "playing": "A",
-        "points_a": 100,
-        "points_b": 62,
-        "roem_a": 0,
-        "roem_b": 0,
-        "pit": "",
-        "trump": "",
-    }
 
 
 @pytest.mark.skipif(not ON_SQLITE, reason="SQLite's one-writer lock")
