@@ -45,7 +45,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files first: nothing before it touches the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.permissions_policy",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -176,12 +178,13 @@ LOGGING = {
 }
 
 
-def _int_setting(name, default):
+def env_int(name, default, *, unit=""):
+    """A whole number from the environment; a clear error for anything else."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
     if not raw.isascii() or not raw.isdigit():
-        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.")
+        raise ImproperlyConfigured(f"{name} must be a whole number{unit}, not {raw!r}.")
     return int(raw)
 
 
@@ -189,7 +192,7 @@ def _int_setting(name, default):
 # A brake on guessing passwords: 5 failures per username or 20 per address
 # (a club's hall shares one address) lock that username or address for 15
 # minutes after the last failure. Every login form, the admin's included.
-TRUSTED_PROXY_COUNT = _int_setting("DJANGO_TRUSTED_PROXY_COUNT", 0)
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
 LOGIN_FAILURE_LIMITS = {"username": 5, "ip_address": 20}
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMITS["username"]
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
@@ -252,7 +255,7 @@ if os.environ.get("DJANGO_EMAIL_URL", "").strip():
     EMAIL_CONFIGURED = True
 elif os.environ.get("DJANGO_EMAIL_HOST", "").strip():
     EMAIL_HOST = os.environ["DJANGO_EMAIL_HOST"].strip()
-    EMAIL_PORT = _int_setting("DJANGO_EMAIL_PORT", 25)
+    EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
     EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = _flag("DJANGO_EMAIL_USE_TLS")
