@@ -17,6 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -37,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_tables2",
+    "csp",
     "axes",
     "clubs",
     "scoring",
@@ -48,6 +50,7 @@ MIDDLEWARE = [
     # Static files first: nothing before it touches the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.permissions_policy",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -186,6 +189,27 @@ def env_int(name, default, *, unit=""):
     if not raw.isascii() or not raw.isdigit():
         raise ImproperlyConfigured(f"{name} must be a whole number{unit}, not {raw!r}.")
     return int(raw)
+
+
+# --- Content-Security-Policy (django-csp) ---------------------------------------------------
+# Only the site's own files: no inline script or style (templates keep none), nothing
+# from another site, no plugins, no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 
 # --- Logins: django-axes, tuned in clubs/auth.py -------------------------------------------
