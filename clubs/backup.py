@@ -26,7 +26,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, transaction
-from django.db.migrations.recorder import MigrationRecorder
+from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
 BACKUP_DIR_NAME = "backups"
@@ -110,8 +110,14 @@ def _dump_snapshot(out):
 # --- Checking a file before restoring it -----------------------------------------------------
 
 
-def _applied_migrations_here():
-    return set(MigrationRecorder(connection).applied_migrations())
+def _migrations_of_this_version():
+    """Every migration this version of the site has: a full backup has applied exactly these.
+
+    Read from the code, not the live database, so a backup restores into a
+    fresh install (``migrate`` not yet run) as well.
+    """
+    loader = MigrationLoader(None, ignore_no_migrations=True)
+    return set(loader.graph.nodes)
 
 
 def _check_sqlite(path: Path):
@@ -143,7 +149,7 @@ def _check_sqlite(path: Path):
             f"{path.name} is not a backup of this site: {len(missing)} of its tables are "
             f"missing (for example {missing[0]})."
         )
-    here = _applied_migrations_here()
+    here = _migrations_of_this_version()
     if applied != here:
         differ = sorted(applied ^ here)
         app, name = differ[0]

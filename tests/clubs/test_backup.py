@@ -336,3 +336,32 @@ def test_a_backup_taken_while_another_connection_writes_is_one_snapshot(tmp_path
     assert clubs == {"Oude Club"} and members == {"Oud lid"}
     restore_database(path)
     assert set(Member.objects.values_list("name", flat=True)) == {"Oud lid"}
+
+
+@pytest.mark.skipif(not ON_SQLITE, reason="a .sqlite3 backup restores into a SQLite site")
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_restores_onto_a_fresh_laptop_before_migrate(tmp_path):
+    factories.member(factories.club(name="Verhuisde Club"), "Meeverhuisd")
+    path = backup_database(tmp_path / "usb")
+    laptop = tmp_path / "laptop"
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+        "DJANGO_SETTINGS_MODULE": "config.settings.development",
+        "KLAVERJAS_DATA_DIR": str(laptop),
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(path), "--yes"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "before-restore-" in result.stdout
+    restored = sqlite3.connect(laptop / "db.sqlite3")
+    try:
+        names = [row[0] for row in restored.execute("SELECT name FROM clubs_member")]
+    finally:
+        restored.close()
+    assert names == ["Meeverhuisd"]
