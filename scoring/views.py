@@ -230,16 +230,25 @@ def _entry_config(state):
     }
 
 
-def _closed(request, table):
-    state = selectors.entry_state(table=table)
-    problem = _("This evening is closed; ask the tournament director.")
-    return _render_entry(request, state, problems=[problem], status=403)
+def _closed(request, table, *, status=403):
+    """After the evening is closed the link says only that: no hands, no names (a
+    private club's players are not for whoever kept the link); for a club with
+    public results, a link to the evening's result."""
+    evening = table.round.evening
+    club = evening.competition.club
+    results_url = None
+    if club.results_public:
+        results_url = reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk})
+    context = {"results_url": results_url}
+    return render(request, "scoring/table_closed.html", context, status=status)
 
 
 @never_cache
 @require_GET
 def table_entry(request, token):
     table = _table(token)
+    if not table.round.evening.is_open:
+        return _closed(request, table, status=200)
     return _render_entry(request, selectors.entry_state(table=table), prefill=request.GET)
 
 
@@ -369,7 +378,7 @@ def table_hands_json(request, token):
     number = _asked_number(payload)
     if not table.round.evening.is_open:
         errors = _errors_json([_("This evening is closed; ask the tournament director.")], "closed")
-        return _refused(game, number, errors, status=403)
+        return JsonResponse({"ok": False, "errors": errors}, status=403)  # no hands, no state
     form = QueuedHandForm(
         payload, ask_keeper=not game.scorer_team, declared=services.game_declares_roem(game)
     )

@@ -436,10 +436,12 @@
       return data;
     }
 
-    function later(renewCookie) {
+    function later(renewCookie, retryAfter) {
       clearTimeout(retry);
       if (renewCookie) fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" }).catch(function () {});
-      retry = setTimeout(flush, RETRY);
+      // A busy server (503) says when to try again, in seconds.
+      var seconds = parseInt(retryAfter, 10);
+      retry = setTimeout(flush, seconds > 0 && seconds < 600 ? seconds * 1000 : RETRY);
     }
 
     function flush() {
@@ -455,9 +457,10 @@
         headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
         body: JSON.stringify(payload(hand)),
       }).then(function (response) {
+        var retryAfter = response.headers.get("Retry-After");
         return response.json().then(
-          function (body) { return { status: response.status, body: body }; },
-          function () { return { status: response.status, body: null }; });
+          function (body) { return { status: response.status, body: body, retryAfter: retryAfter }; },
+          function () { return { status: response.status, body: null, retryAfter: retryAfter }; });
       }).then(function (answer) {
         sending = false;
         unreachable = false;
@@ -482,7 +485,7 @@
           render();
         } else {
           render();
-          later(answer.status === 403); // a stale security cookie: fetch the page for a new one
+          later(answer.status === 403, answer.retryAfter); // 403: a stale security cookie, fetch the page for a new one
         }
       }).catch(function () {
         sending = false;
