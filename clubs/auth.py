@@ -1,61 +1,207 @@
-"""Login with a brake on guessing: after too many failures, wait.
+"""Logging in, with a brake on guessing, and resetting a forgotten password.
 
-Failures are counted per username and per address over a window, in the
-database (so every server process sees the same count). A successful login
-clears the username's failures.
+The brake is django-axes (``AUTHENTICATION_BACKENDS`` starts with its backend,
+so every login form, the admin's included, meets the same policy), tuned here:
+
+- failures count per username (normalised: stripped, case-folded, so
+  ``"dir_b "`` and ``"DIR_B"`` are ``"dir_b"``) and per client address, with
+  their own limits (``LOGIN_FAILURE_LIMITS``); either one reached locks;
+- every password check is counted *before* it is made, in one serialised
+  transaction, so concurrent guesses cannot get more checks than the limit;
+  a check that succeeds clears the username's failures;
+- the client address comes from ``X-Forwarded-For`` only when
+  ``TRUSTED_PROXY_COUNT`` says how many proxies in front of the site append
+  to it; otherwise it is the connection's own address.
 """
 
-from datetime import timedelta
+import hashlib
 
-from django import forms
-from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView
-from django.utils import timezone
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_lockout_parameters
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.views import PasswordResetView
+from django.core.cache import caches
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.db.models import Sum
+from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from .models import LoginFailure
 
-WINDOW = timedelta(minutes=15)
-MAX_PER_USERNAME = 5
-MAX_PER_ADDRESS = 20
+def normalised_username(request, credentials=None):
+    """The username the brake counts: what the login form would look up, case-folded."""
+    if credentials and settings.AXES_USERNAME_FORM_FIELD in credentials:
+        raw = credentials.get(settings.AXES_USERNAME_FORM_FIELD)
+    else:
+        data = getattr(request, "POST", None) or {}
+        raw = data.get(settings.AXES_USERNAME_FORM_FIELD)
+    if raw is None:
+        return None
+    return str(raw).replace("\x00", "").strip().casefold()[:150] or None
 
 
 def client_address(request):
-    return request.META.get("REMOTE_ADDR") or None
+    """The client's address: the connection's, or the one the trusted proxy saw.
+
+    Each proxy appends the address it received the request from to
+    ``X-Forwarded-For``; with ``TRUSTED_PROXY_COUNT`` proxies in front of the
+    site, the entry that many places from the right is the client as the
+    outermost trusted proxy saw it. Entries further left are the client's own
+    claims and are ignored.
+    """
+    remote = request.META.get("REMOTE_ADDR") or None
+    trusted = settings.TRUSTED_PROXY_COUNT
+    if not trusted:
+        return remote
+    forwarded = [
+        part.strip()
+        for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+        if part.strip()
+    ]
+    if len(forwarded) < trusted:
+        return remote
+    return forwarded[-trusted]
 
 
-def too_many_failures(username, ip):
-    since = timezone.now() - WINDOW
-    recent = LoginFailure.objects.filter(created_at__gte=since)
-    if username and recent.filter(username=username).count() >= MAX_PER_USERNAME:
+def _serialise_login_checks():
+    """Make concurrent login checks take turns for the rest of the transaction.
+
+    SQLite already does: the site opens every transaction IMMEDIATE (the
+    write lock at BEGIN). PostgreSQL takes a transaction-level advisory lock.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOGIN_LOCK_KEY])
+
+
+LOGIN_LOCK_KEY = int.from_bytes(hashlib.sha256(b"klaverjas-login").digest()[:4], "big")
+
+
+class LoginHandler(AxesDatabaseHandler):
+    """Axes' database handler with a limit per lockout parameter and counting before checking."""
+
+    def _failures_by_parameter(self, request, credentials):
+        """(parameter, failures in the cool-off window) for each lockout parameter."""
+        parameters = get_lockout_parameters(request, credentials)
+        attempts = self.get_user_attempts(request, credentials)
+        for parameter, queryset in zip(parameters, attempts, strict=True):
+            total = queryset.aggregate(total=Sum("failures_since_start"))["total"] or 0
+            yield parameter, total
+
+    def is_locked(self, request, credentials=None):
+        limits = settings.LOGIN_FAILURE_LIMITS
+        return any(
+            total >= limits[parameter]
+            for parameter, total in self._failures_by_parameter(request, credentials)
+        )
+
+    def get_failures(self, request, credentials=None):
+        """Failures measured against ``AXES_FAILURE_LIMIT`` (the username's limit).
+
+        Axes compares one number with one limit; each parameter's count is
+        scaled to that limit, so the number reaches it exactly when some
+        parameter reaches its own.
+        """
+        limits = settings.LOGIN_FAILURE_LIMITS
+        return max(
+            (
+                total * settings.AXES_FAILURE_LIMIT // limits[parameter]
+                for parameter, total in self._failures_by_parameter(request, credentials)
+            ),
+            default=0,
+        )
+
+    def is_allowed(self, request, credentials=None):
+        """Allow a password check only if one more failure still fits; count it now."""
+        if credentials is None:  # a page asking "may this client try?", not a check
+            return super().is_allowed(request, credentials)
+        with transaction.atomic():
+            _serialise_login_checks()
+            if not super().is_allowed(request, credentials):
+                return False
+            if not self.is_whitelisted(request, credentials):
+                # Counted as a failure until it succeeds (see ``user_logged_in``).
+                super().user_login_failed(None, credentials, request)
+                request.login_failure_counted = True
+                request.axes_locked_out = False
         return True
-    return bool(ip) and recent.filter(ip=ip).count() >= MAX_PER_ADDRESS
+
+    def user_login_failed(self, sender, credentials, request=None, **kwargs):
+        if request is not None and getattr(request, "login_failure_counted", False):
+            # Already counted before the check: only say whether that was the last try.
+            request.axes_locked_out = self.is_locked(request, credentials)
+            request.axes_credentials = credentials
+            return
+        super().user_login_failed(sender, credentials, request, **kwargs)
+
+    def user_logged_in(self, sender, request, user, **kwargs):
+        super().user_logged_in(sender, request, user, **kwargs)
+        username = normalised_username(request, {"username": user.get_username()})
+        AccessAttempt.objects.filter(username=username).delete()
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
+def lockout_response(request, original_response=None, credentials=None):
+    """The page a locked-out login gets (429): what happened and how long to wait."""
+    return render(request, "registration/locked_out.html", status=429)
+
+
+class LoginForm(AuthenticationForm):
     error_messages = {
         **AuthenticationForm.error_messages,
         "invalid_login": _("Your username and password did not match. Please try again."),
-        "throttled": _("Too many failed attempts. Wait a quarter of an hour and try again."),
     }
 
-    def clean(self):
-        # A NUL byte cannot be stored (PostgreSQL refuses it): it is no username anyway.
-        username = (self.data.get("username") or "").replace("\x00", "")[:150]
-        ip = client_address(self.request) if self.request else None
-        if too_many_failures(username, ip):
-            raise forms.ValidationError(self.error_messages["throttled"], code="throttled")
+
+# --- Password reset ------------------------------------------------------------------------
+
+
+def reset_allowed(*, address, email):
+    """Count one reset request; False when the address or the e-mail asked too often."""
+    cache = caches["throttle"]
+    window = settings.PASSWORD_RESET_WINDOW_SECONDS
+    email_key = hashlib.sha256(email.strip().casefold().encode()).hexdigest()
+    keys = [
+        (f"reset-address:{address}", settings.PASSWORD_RESET_LIMITS["ip_address"]),
+        (f"reset-email:{email_key}", settings.PASSWORD_RESET_LIMITS["email"]),
+    ]
+    allowed = True
+    for key, limit in keys:
+        cache.add(key, 0, timeout=window)
         try:
-            return super().clean()
-        except forms.ValidationError:
-            LoginFailure.objects.create(username=username, ip=ip)
-            LoginFailure.objects.filter(created_at__lt=timezone.now() - WINDOW).delete()
-            raise
-
-    def confirm_login_allowed(self, user):
-        super().confirm_login_allowed(user)
-        LoginFailure.objects.filter(username=user.get_username()).delete()
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=window)
+            count = 1
+        allowed = allowed and count <= limit
+    return allowed
 
 
-class ThrottledLoginView(LoginView):
-    form_class = ThrottledAuthenticationForm
+class ResetPasswordForm(PasswordResetForm):
+    def __init__(self, *args, request=None, **kwargs):
+        self.request = request
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        cleaned = super().clean()
+        email = cleaned.get("email")
+        if email and not reset_allowed(address=client_address(self.request), email=email):
+            raise ValidationError(
+                _("Too many reset requests. Wait an hour and try again."), code="throttled"
+            )
+        return cleaned
+
+
+class ResetPasswordView(PasswordResetView):
+    """Send a reset link by e-mail, or say plainly that this site cannot."""
+
+    form_class = ResetPasswordForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def dispatch(self, request, *args, **kwargs):
+        if not settings.EMAIL_CONFIGURED:
+            return render(request, "registration/password_reset_unavailable.html")
+        return super().dispatch(request, *args, **kwargs)

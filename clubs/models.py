@@ -219,19 +219,3 @@ class ClubLog(models.Model):
 
     def __str__(self):
         return self.summary
-
-
-class LoginFailure(models.Model):
-    """A failed login, kept briefly so repeated guessing can be slowed down."""
-
-    username = models.CharField(_("username"), max_length=150, db_index=True)
-    ip = models.GenericIPAddressField(_("address"), null=True, blank=True, db_index=True)
-    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
-
-    class Meta:
-        verbose_name = _("failed login")
-        verbose_name_plural = _("failed logins")
-        ordering = ["-created_at"]
-
-    def __str__(self):
-        return f"{self.username} {self.ip} {self.created_at:%Y-%m-%d %H:%M}"

@@ -1,10 +1,11 @@
 """The site's URLs: each app brings its own modules."""
 
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from clubs.auth import ThrottledLoginView
+from clubs.auth import LoginForm, ResetPasswordView
 
 urlpatterns = [
     path("", include("clubs.urls")),
@@ -14,9 +15,12 @@ urlpatterns = [
     path("", include("tournaments.league_urls")),
     path("", include("scoring.export_urls")),
     path("", include("scoring.trickcheck_urls")),
-    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(form_class=LoginForm), name="login"),
+    path("accounts/password_reset/", ResetPasswordView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]
+
+handler500 = "config.errors.server_error"

@@ -32,6 +32,8 @@ class HandInline(admin.TabularInline):
         "points_b",
         "roem_a",
         "roem_b",
+        "declared_a",
+        "declared_b",
         "pit",
         "verzaakt",
         "score_a",

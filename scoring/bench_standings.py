@@ -48,12 +48,27 @@ def main():
 
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
-    settings.DATABASES["default"]["NAME"] = os.path.join(tmp, "bench.sqlite3")
-    call_command("migrate", verbosity=0)
-    started = time.perf_counter()
-    competition, evening = build()
-    print(f"built {hand_count()} hands in {time.perf_counter() - started:.1f} s")
-    measure(competition, evening)
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        settings.DATABASES["default"]["NAME"] = os.path.join(tmp, "bench.sqlite3")
+        call_command("migrate", verbosity=0)
+        created = None
+    else:
+        # A throw-away database beside the one named (migrated by its creation),
+        # dropped afterwards: the benchmark never writes into a real database.
+        created = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        started = time.perf_counter()
+        competition, evening = build()
+        print(
+            f"built {hand_count()} hands on {connection.vendor} in "
+            f"{time.perf_counter() - started:.1f} s"
+        )
+        measure(competition, evening)
+    finally:
+        if created is not None:
+            connection.creation.destroy_test_db(created, verbosity=0)
 
 
 def hand_count():
@@ -196,6 +211,25 @@ def measure(competition, evening):
         )
     baseline = timed(run_raw)
     print(f"baseline: one raw SQL aggregate of all points: {baseline * 1000:.1f} ms")
+    from scoring.standings import season_standings
+
+    with CaptureQueriesContext(connection) as queries:
+        season_standings(competition=competition)
+    count = len(queries)
+    seconds = timed(lambda: season_standings(competition=competition))
+    print(
+        f"standings computation: {seconds * 1000:.1f} ms, {count} queries, "
+        f"{seconds / baseline:.1f}x the raw aggregate"
+    )
+    record(
+        f"pages (48,000 hands, {connection.vendor})",
+        f"standings computation, no HTML ({count} queries)",
+        seconds * 1000,
+        "ms",
+        baseline=baseline * 1000,
+        baseline_name="one raw SQL aggregate",
+        lower_is_better=True,
+    )
     for name, url in pages.items():
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url)
@@ -207,7 +241,7 @@ def measure(competition, evening):
             f"{seconds / baseline:.1f}x the raw aggregate"
         )
         record(
-            "pages (48,000 hands)",
+            f"pages (48,000 hands, {connection.vendor})",
             f"{name} ({count} queries)",
             seconds * 1000,
             "ms",

@@ -344,6 +344,10 @@ def _column_help():
         "points_b": "",
         "roem_a": _("roem of wij and zij; empty is 0"),
         "roem_b": "",
+        "declared_a": _(
+            "declared roem only (match to 1500): what wij and zij declared, e.g. 50+20+stuk"
+        ),
+        "declared_b": "",
         "pit": _("the team that took every trick: A, B or empty"),
         "verzaakt": _(
             "the team that reneged (verzaken), A, B or empty: the other team gets 162 + all "

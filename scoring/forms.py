@@ -104,10 +104,35 @@ def verzaakt_choices(blank):
     ]
 
 
+def declared_field(label):
+    """What one team declared (match-1500), written as 50+20+stuk; the rules core reads it."""
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=40,
+        help_text=_("Runs and stuk, e.g. 50+20+stuk: run of three 20, of four 50, of five 100."),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "none", "size": 10, "class": "declared"}
+        ),
+    )
+
+
 class HandFieldsMixin:
     """Card points (one typed, the other derived), roem (empty is 0), pit and
     verzaken (the card points of a hand that ended in verzaken may be left empty:
-    162 for the other team, 0 for the team that reneged)."""
+    162 for the other team, 0 for the team that reneged).
+
+    Under declared roem (match-1500) the roem is what each team declared
+    (``declared_a``/``declared_b``, counted by the core); ``declared=False`` drops
+    those fields, so in-trick competitions keep the form they had.
+    """
+
+    def use_declared(self, declared, *, keep_totals=False):
+        drop = ("declared_a", "declared_b") if not declared else ()
+        if declared and not keep_totals:
+            drop = ("roem_a", "roem_b")
+        for name in drop:
+            self.fields.pop(name, None)
 
     def clean(self):
         data = super().clean()
@@ -128,6 +153,8 @@ class HandFieldsMixin:
         data["points_b"] = b if b is not None else HAND_TOTAL - a
         data["roem_a"] = data.get("roem_a") or 0
         data["roem_b"] = data.get("roem_b") or 0
+        data["declared_a"] = (data.get("declared_a") or "").strip()
+        data["declared_b"] = (data.get("declared_b") or "").strip()
         return data
 
     def hand_input(self) -> HandInput:
@@ -140,6 +167,8 @@ class HandFieldsMixin:
             roem_b=data["roem_b"],
             pit=data.get("pit") or "",
             trump=data.get("trump") or "",
+            declared_a=data["declared_a"],
+            declared_b=data["declared_b"],
             verzaakt=data.get("verzaakt") or "",
         )
 
@@ -158,6 +187,8 @@ class HandForm(HandFieldsMixin, forms.Form):
     points_b = points_field(_("Card points zij"))
     roem_a = roem_field(_("Roem wij"))
     roem_b = roem_field(_("Roem zij"))
+    declared_a = declared_field(_("Declared wij"))
+    declared_b = declared_field(_("Declared zij"))
     pit = forms.ChoiceField(label=_("Pit (mars)"), required=False, widget=forms.RadioSelect)
     trump = forms.ChoiceField(label=_("Trump (optional)"), required=False, widget=FixedSelect)
     verzaakt = forms.ChoiceField(
@@ -177,8 +208,11 @@ class HandForm(HandFieldsMixin, forms.Form):
         required=False, min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
     )
 
-    def __init__(self, *args, names_a=None, names_b=None, ask_keeper=False, **kwargs):
+    def __init__(
+        self, *args, names_a=None, names_b=None, ask_keeper=False, declared=False, **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        self.use_declared(declared)
         teams = team_choices(names_a, names_b)
         self.fields["playing"].choices = teams
         if ask_keeper:
@@ -215,6 +249,8 @@ class QueuedHandForm(HandForm):
         "points_b",
         "roem_a",
         "roem_b",
+        "declared_a",
+        "declared_b",
         "pit",
         "trump",
         "verzaakt",
@@ -241,18 +277,35 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
     points_b = points_field(_("points zij"))
     roem_a = roem_field(_("roem wij"))
     roem_b = roem_field(_("roem zij"))
+    declared_a = declared_field(_("declared wij"))
+    declared_b = declared_field(_("declared zij"))
     pit = forms.ChoiceField(label=_("pit"), required=False)
     verzaakt = forms.ChoiceField(label=_("verzaakt"), required=False)
 
-    INPUTS = ("playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "verzaakt")
+    INPUTS = (
+        "playing",
+        "points_a",
+        "points_b",
+        "roem_a",
+        "roem_b",
+        "declared_a",
+        "declared_b",
+        "pit",
+        "verzaakt",
+    )
 
-    def __init__(self, *args, number, **kwargs):
+    def __init__(self, *args, number, declared=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.number = number
+        # The grid keeps the roem totals beside the declarations: a hand stored before
+        # declarations has its counted roem there (both declarations empty).
+        self.use_declared(declared, keep_totals=True)
         self.fields["playing"].choices = [("", ""), *team_choices()]
         self.fields["pit"].choices = [("", ""), *team_choices()]
         self.fields["verzaakt"].choices = verzaakt_choices("")
         for name in self.INPUTS:
+            if name not in self.fields:
+                continue
             label = f"{gettext('hand')} {number}: {self.fields[name].label}"
             self.fields[name].widget.attrs["aria-label"] = label
 
@@ -271,12 +324,16 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
 
     @staticmethod
     def initial_from(hand):
+        # Roem counted from declarations is derived: only a hand without them shows it.
+        totals = not hand.has_declarations
         return {
             "playing": hand.playing,
             "points_a": hand.points_a,
             "points_b": hand.points_b,
-            "roem_a": hand.roem_a or "",
-            "roem_b": hand.roem_b or "",
+            "roem_a": (hand.roem_a if totals else 0) or "",
+            "roem_b": (hand.roem_b if totals else 0) or "",
+            "declared_a": hand.declared_a,
+            "declared_b": hand.declared_b,
             "pit": hand.pit,
             "verzaakt": hand.verzaakt,
         }
@@ -313,7 +370,8 @@ def _add_errors(form, exc):
 class ScoreSheet:
     """The grid: one SheetRowForm per hand, filled in order, blank rows at the end."""
 
-    def __init__(self, data=None, *, rows, hands=(), version=0, confirm=True):
+    def __init__(self, data=None, *, rows, hands=(), version=0, confirm=True, declared=False):
+        self.declared = declared
         self.meta = SheetForm(data, initial={"rows": rows, "version": version, "confirm": confirm})
         if data is not None and self.meta.is_valid():
             rows = self.meta.cleaned_data["rows"]
@@ -322,6 +380,7 @@ class ScoreSheet:
             SheetRowForm(
                 data,
                 number=n,
+                declared=declared,
                 prefix=f"h{n}",
                 initial=initial[n - 1] if n <= len(initial) else None,
             )

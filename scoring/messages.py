@@ -22,8 +22,8 @@ MESSAGES = {
     "not_pair": _("Enter one value for each team."),
     "points_impossible": _("No card is worth 1 point: a team has 0 or at least 2 card points."),
     "roem_conflict": _(
-        "These declarations cannot go together: only the team with the highest run "
-        "scores its runs, and there is one stuk."
+        "These roem totals cannot both count: only the team with the highest run "
+        "scores its runs, and there is one stuk. Enter what each team declared."
     ),
     "verzaken_points": _(
         "After verzaken the other team has all 162 card points and the team that reneged 0; "
@@ -36,10 +36,29 @@ MESSAGES = {
     "roefel_trump": _(
         "Hand %(number)s is the roefel: clubs are trumps and the forehand's team (%(team)s) plays."
     ),
+    "declaration_unknown": _(
+        "Write the declarations as runs and stuk, e.g. 50+20+stuk: a run of three is 20, "
+        "of four 50, of five or more 100."
+    ),
+    "declarations_mixed": _("Enter what each team declared, e.g. 50+20+stuk, for both teams."),
 }
 
 #: Messages that name the hand and a team: formatted with the core's params.
 _WITH_PARAMS = frozenset({"roefel_playing", "roefel_trump"})
+
+# Declared roem (match-1500): the messages for what the table declared.
+DECLARED_MESSAGES = {
+    "roem_impossible": _(
+        "A team cannot declare this: a run is 20 (three), 50 (four) or 100 (five or more), "
+        "each player declares at most two runs, and a hand has one stuk. "
+        "Write e.g. 50+20+stuk."
+    ),
+    "roem_too_high": None,  # filled in below: the same sentence
+    "roem_conflict": _("Only one team can declare stuk: there is one trump king and queen."),
+    "roem_negative": MESSAGES["declaration_unknown"],
+    "not_integer": MESSAGES["declaration_unknown"],
+}
+DECLARED_MESSAGES["roem_too_high"] = DECLARED_MESSAGES["roem_impossible"]
 
 # The core's field names -> the form's.
 FIELDS = {
@@ -52,11 +71,11 @@ FIELDS = {
 }
 
 
-def hand_message(exc):
+def hand_message(exc, *, declared=False):
     """The translated sentence for the core's InvalidHand (its English text when
-    the code has none)."""
+    the code has none); with ``declared`` the roem was entered as declarations."""
     code = getattr(exc, "code", None)
-    message = MESSAGES.get(code)
+    message = (DECLARED_MESSAGES.get(code) if declared else None) or MESSAGES.get(code)
     if message is None:
         return str(exc)
     if code in _WITH_PARAMS:
@@ -66,12 +85,15 @@ def hand_message(exc):
     return message
 
 
-def hand_error(exc):
-    """A ValidationError for the form field the core's InvalidHand names."""
-    message = hand_message(exc)
+def hand_error(exc, *, declared=False):
+    """A ValidationError for the form field the core's InvalidHand names; with
+    ``declared`` the roem was entered as declarations (fields declared_a/_b)."""
+    message = hand_message(exc, declared=declared)
     field = FIELDS.get(getattr(exc, "field", None))
     if field == "roem_a" and _team_of(exc) == "B":
         field = "roem_b"
+    if declared and field in ("roem_a", "roem_b"):
+        field = "declared" + field[4:]
     if field is None:
         return ValidationError(message, code=getattr(exc, "code", "invalid"))
     return ValidationError({field: ValidationError(message, code=getattr(exc, "code", "invalid"))})

@@ -124,6 +124,22 @@ class Hand(models.Model):
     points_b = models.PositiveSmallIntegerField(_("card points zij"))
     roem_a = models.PositiveSmallIntegerField(_("roem wij"), default=0)
     roem_b = models.PositiveSmallIntegerField(_("roem zij"), default=0)
+    # Declared roem (match-1500): what each team declared, in the written form
+    # "50+20+stuk" (scoring.rules.format_declarations); roem_a/roem_b are then the
+    # roem that counts. Both empty: roem_a/roem_b were entered as totals (in-trick
+    # roem, a hand without declarations, or a hand stored before declarations).
+    declared_a = models.CharField(
+        _("declared wij"),
+        max_length=40,
+        blank=True,
+        help_text=_("Declared roem, e.g. 50+20+stuk (run of four, run of three, stuk)."),
+    )
+    declared_b = models.CharField(
+        _("declared zij"),
+        max_length=40,
+        blank=True,
+        help_text=_("Declared roem, e.g. 50+20+stuk (run of four, run of three, stuk)."),
+    )
     pit = models.CharField(_("pit (mars)"), max_length=1, choices=Team.choices, blank=True)
     score_a = models.PositiveIntegerField(_("banked wij"))
     score_b = models.PositiveIntegerField(_("banked zij"))
@@ -216,6 +232,11 @@ class Hand(models.Model):
 
     def __str__(self):
         return _("Hand %(number)s") % {"number": self.number}
+
+    @property
+    def has_declarations(self):
+        """Whether the roem of this hand was entered as declarations (match-1500)."""
+        return bool(self.declared_a or self.declared_b)
 
 
 class Adjustment(models.Model):

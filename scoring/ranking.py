@@ -120,14 +120,18 @@ def _evening_value(line: EveningLine, basis: Basis):
 def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> RankedLine:
     """A player's kept evenings and totals, before ranking."""
     lines = tuple(lines)
-    kept = list(lines)
-    dropped = []
-    if settings.best_of is not None and len(kept) > settings.best_of:
-        # Best first; among equal evenings the earlier one is kept (stable sort).
-        order = sorted(kept, key=lambda line: _evening_value(line, settings.basis), reverse=True)
-        keep = order[: settings.best_of]
-        dropped = [line for line in lines if line not in keep]
-        kept = [line for line in lines if line in keep]
+    kept = lines
+    dropped = ()
+    if settings.best_of is not None and len(lines) > settings.best_of:
+        # Best first; among equal evenings the earlier one is kept (stable sort). By
+        # position, not by value: two evenings can be equal lines.
+        basis = settings.basis
+        order = sorted(
+            range(len(lines)), key=lambda i: _evening_value(lines[i], basis), reverse=True
+        )
+        keep = frozenset(order[: settings.best_of])
+        kept = tuple(line for i, line in enumerate(lines) if i in keep)
+        dropped = tuple(line for i, line in enumerate(lines) if i not in keep)
     points = sum(line.points for line in kept)
     games = sum(line.games for line in kept)
     return RankedLine(

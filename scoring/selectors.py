@@ -111,6 +111,11 @@ class EntryState:
         return None
 
     @property
+    def declares_roem(self):
+        """Roem is declared from the hand (match-1500): the table enters declarations."""
+        return self.ruleset.roem_rule is rules.RoemRule.DECLARED
+
+    @property
     def dealer_seat(self):
         """The dealer's seat in words (North, East, ...)."""
         return Seat.Position(self.dealer_position).label if self.dealer_position else None

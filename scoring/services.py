@@ -37,7 +37,18 @@ from tournaments.models import Evening
 from .messages import hand_error
 from .models import Adjustment, AuditEntry, Game, Hand, Team
 
-HAND_INPUTS = ("playing", "trump", "points_a", "points_b", "roem_a", "roem_b", "pit", "verzaakt")
+HAND_INPUTS = (
+    "playing",
+    "trump",
+    "points_a",
+    "points_b",
+    "roem_a",
+    "roem_b",
+    "declared_a",
+    "declared_b",
+    "pit",
+    "verzaakt",
+)
 
 
 class Conflict(ValidationError):
@@ -51,6 +62,11 @@ class Conflict(ValidationError):
 def game_ruleset(game):
     data = dict(game.ruleset)
     return rules.ruleset_from(data.pop("name"), data)
+
+
+def game_declares_roem(game):
+    """Whether the game's rule set declares roem (the table enters declarations)."""
+    return game_ruleset(game).roem_rule is rules.RoemRule.DECLARED
 
 
 def hand_snapshot(hand):
@@ -73,14 +89,36 @@ class HandInput:
     roem_b: int = 0
     pit: str = ""
     trump: str = ""
+    #: Declared roem (match-1500): what each team declared, "50+20+stuk". When either
+    #: is given under a declared-roem rule set, the core counts them and roem_a/roem_b
+    #: are not used; otherwise roem_a/roem_b are the roem that counts.
+    declared_a: str = ""
+    declared_b: str = ""
     #: The team that reneged ("A"/"B"): the hand ended in verzaken.
     verzaakt: str = ""
+
+    def uses_declarations(self, ruleset):
+        return ruleset.roem_rule is rules.RoemRule.DECLARED and bool(
+            self.declared_a or self.declared_b
+        )
+
+    def declarations(self, ruleset):
+        """The written form of each team's declarations as stored ("", "" without)."""
+        if not self.uses_declarations(ruleset):
+            return "", ""
+        try:
+            items = rules.check_declarations((self.declared_a, self.declared_b))
+        except rules.InvalidHand as exc:
+            raise hand_error(exc, declared=True) from exc
+        return rules.format_declarations(items[0]), rules.format_declarations(items[1])
 
     def score(self, ruleset, *, number=None):
         """The core's result; raises ValidationError with the field the core names.
 
         With ``number`` (the hand's number in its game) the roefel is checked too.
         """
+        declared = self.uses_declarations(ruleset)
+        roem = (self.declared_a, self.declared_b) if declared else (self.roem_a, self.roem_b)
         try:
             if number is not None:
                 rules.check_roefel(ruleset, number, playing=self.playing, trump=self.trump)
@@ -88,12 +126,12 @@ class HandInput:
                 ruleset,
                 playing=self.playing,
                 points=(self.points_a, self.points_b),
-                roem=(self.roem_a, self.roem_b),
+                roem=roem,
                 pit=self.pit or None,
                 verzaakt=self.verzaakt or None,
             )
         except rules.InvalidHand as exc:
-            raise hand_error(exc) from exc
+            raise hand_error(exc, declared=declared) from exc
 
     def stored_trump(self, ruleset, number):
         """The trump to store: as entered, or clubs for the roefel left empty."""
@@ -193,15 +231,18 @@ def _recompute(game, hands):
 
 def _build_hand(game, number, data: HandInput, ruleset):
     result = data.score(ruleset, number=number)
+    declared_a, declared_b = data.declarations(ruleset)
     return Hand(
         game=game,
         number=number,
         playing=data.playing,
         trump=data.stored_trump(ruleset, number),
-        points_a=data.points_a,
-        points_b=data.points_b,
-        roem_a=data.roem_a,
-        roem_b=data.roem_b,
+        points_a=result.points[0],
+        points_b=result.points[1],
+        roem_a=result.roem[0],
+        roem_b=result.roem[1],
+        declared_a=declared_a,
+        declared_b=declared_b,
         pit=data.pit or "",
         score_a=result.scores[0],
         score_b=result.scores[1],

@@ -20,6 +20,8 @@ A player's evening (an :class:`~scoring.ranking.EveningLine`):
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
+from django.core.exceptions import EmptyResultSet
+from django.db import connections
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 
 from clubs.models import Member
@@ -63,6 +65,24 @@ class Tally:
         )
 
 
+def _fetch(values_queryset):
+    """The rows of a ``values()`` aggregate as dicts, straight from the cursor.
+
+    The ORM builds the query; the rows skip its per-value converters, which cost
+    more than the database's own work on a season of 4,000 player-evenings. Only
+    for aggregates of integers, whose database values need no conversion.
+    """
+    query = values_queryset.query
+    names = [*query.values_select, *query.annotation_select]
+    try:
+        sql, params = query.sql_with_params()
+    except EmptyResultSet:
+        return []
+    with connections[values_queryset.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
 def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
     """{evening_id: {member_id: Tally}} for the given evenings, in constant queries."""
     tallies = defaultdict(lambda: defaultdict(Tally))
@@ -81,7 +101,7 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         roem=Sum(_per_team("table__game__roem_a", "table__game__roem_b")),
         verzaken=Sum(_per_team("table__game__verzaken_a", "table__game__verzaken_b")),
     )
-    for row in rows:
+    for row in _fetch(rows):
         tally = tallies[row["round__evening_id"]][row["member_id"]]
         tally.points += row["points"] or 0
         tally.games += row["games"]

@@ -72,7 +72,7 @@ def _table_data(table):
         state = selectors.entry_state(table=table)
         ruleset = state.ruleset
         for index, seat in enumerate(state.seats):
-            if seat is not None:
+            if seat is not None and table.round.evening.is_open:  # closed: no names
                 names[str(index)] = seat.player_name
         if state.dealer_position in SEAT_LETTERS:
             leader = (SEAT_LETTERS.index(state.dealer_position) + 1) % 4

@@ -102,6 +102,8 @@ PREFILL_FIELDS = HAND_FIELDS = (
     "trump",
     "verzaakt",
 )
+# Declared roem (match-1500): the declarations that count, written as 50+20+stuk.
+PREFILL_DECLARED = ("declared_a", "declared_b")
 
 
 def _hand_form(state, prefill=None):
@@ -115,11 +117,15 @@ def _hand_form(state, prefill=None):
     for name in PREFILL_FIELDS:
         if prefill and prefill.get(name):
             initial[name] = prefill[name][:10]
+    for name in PREFILL_DECLARED if state.declares_roem else ():
+        if prefill and prefill.get(name):
+            initial[name] = prefill[name][:40]
     return HandForm(
         initial=initial,
         names_a=state.names_a,
         names_b=state.names_b,
         ask_keeper=not game.scorer_team,
+        declared=state.declares_roem,
     )
 
 
@@ -132,13 +138,19 @@ def _label_teams(form, state):
 def _describe(data):
     """A hand as the scorer typed it, for a message about a hand that was not saved."""
     playing = _("wij") if data.playing == "A" else _("zij")
-    text = _("%(team)s played, card points %(a)s–%(b)s, roem %(ra)s–%(rb)s") % {
-        "team": playing,
-        "a": data.points_a,
-        "b": data.points_b,
-        "ra": data.roem_a,
-        "rb": data.roem_b,
-    }
+    values = {"team": playing, "a": data.points_a, "b": data.points_b}
+    if data.declared_a or data.declared_b:
+        text = _("%(team)s played, card points %(a)s–%(b)s, declared %(da)s–%(db)s") % {
+            **values,
+            "da": data.declared_a or "–",
+            "db": data.declared_b or "–",
+        }
+    else:
+        text = _("%(team)s played, card points %(a)s–%(b)s, roem %(ra)s–%(rb)s") % {
+            **values,
+            "ra": data.roem_a,
+            "rb": data.roem_b,
+        }
     if data.pit:
         text += ", " + _("pit %(team)s") % {"team": _("wij") if data.pit == "A" else _("zij")}
     if getattr(data, "verzaakt", ""):
@@ -148,15 +160,27 @@ def _describe(data):
     return text
 
 
-def _preview_text(result):
+def _preview_text(result, declared=False):
     values = {"a": result.scores[0], "b": result.scores[1]}
     if result.verzaakt is not None:
         team = _("wij") if result.verzaakt == "A" else _("zij")
-        return _("%(team)s verzaakt: wij bank %(a)s, zij bank %(b)s") % {**values, "team": team}
-    if result.nat:
+        text = _("%(team)s verzaakt: wij bank %(a)s, zij bank %(b)s") % {**values, "team": team}
+    elif result.nat:
         team = _("wij") if result.playing == "A" else _("zij")
-        return _("%(team)s is NAT: wij bank %(a)s, zij bank %(b)s") % {**values, "team": team}
-    return _("Made: wij bank %(a)s, zij bank %(b)s") % values
+        text = _("%(team)s is NAT: wij bank %(a)s, zij bank %(b)s") % {**values, "team": team}
+    else:
+        text = _("Made: wij bank %(a)s, zij bank %(b)s") % values
+    if declared:
+        text += " · " + _counted_text(result)
+    return text
+
+
+def _counted_text(result):
+    """Which declared roem counts: only the single highest run's team scores its runs."""
+    return _("roem that counts: wij %(a)s, zij %(b)s") % {
+        "a": result.roem[0],
+        "b": result.roem[1],
+    }
 
 
 def _render_entry(
@@ -227,16 +251,25 @@ def _entry_config(state):
     }
 
 
-def _closed(request, table):
-    state = selectors.entry_state(table=table)
-    problem = _("This evening is closed; ask the tournament director.")
-    return _render_entry(request, state, problems=[problem], status=403)
+def _closed(request, table, *, status=403):
+    """After the evening is closed the link says only that: no hands, no names (a
+    private club's players are not for whoever kept the link); for a club with
+    public results, a link to the evening's result."""
+    evening = table.round.evening
+    club = evening.competition.club
+    results_url = None
+    if club.results_public:
+        results_url = reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk})
+    context = {"results_url": results_url}
+    return render(request, "scoring/table_closed.html", context, status=status)
 
 
 @never_cache
 @require_GET
 def table_entry(request, token):
     table = _table(token)
+    if not table.round.evening.is_open:
+        return _closed(request, table, status=200)
     return _render_entry(request, selectors.entry_state(table=table), prefill=request.GET)
 
 
@@ -247,7 +280,8 @@ def table_hand(request, token):
     if not table.round.evening.is_open:
         return _closed(request, table)
     game = table.game
-    form = HandForm(request.POST, ask_keeper=not game.scorer_team)
+    declared = services.game_declares_roem(game)
+    form = HandForm(request.POST, ask_keeper=not game.scorer_team, declared=declared)
     if not form.is_valid():
         state = selectors.entry_state(table=table)
         return _render_entry(request, state, hand_form=form, status=422)
@@ -259,7 +293,7 @@ def table_hand(request, token):
         except ValidationError as exc:
             apply_validation_error(form, exc)
             return _render_entry(request, state, hand_form=form, status=422)
-        preview = {"result": result, "text": _preview_text(result)}
+        preview = {"result": result, "text": _preview_text(result, declared)}
         return _render_entry(request, state, hand_form=form, preview=preview)
     try:
         hand = services.hand_record(
@@ -292,6 +326,8 @@ def table_hand(request, token):
 def _hand_json(hand):
     fields = ("number", *HAND_FIELDS)
     data = {name: getattr(hand, name) for name in fields}
+    if hand.has_declarations:
+        data.update(declared_a=hand.declared_a, declared_b=hand.declared_b)
     data.update(score_a=hand.score_a, score_b=hand.score_b, nat=hand.nat, text=_describe(hand))
     return data
 
@@ -363,8 +399,10 @@ def table_hands_json(request, token):
     number = _asked_number(payload)
     if not table.round.evening.is_open:
         errors = _errors_json([_("This evening is closed; ask the tournament director.")], "closed")
-        return _refused(game, number, errors, status=403)
-    form = QueuedHandForm(payload, ask_keeper=not game.scorer_team)
+        return JsonResponse({"ok": False, "errors": errors}, status=403)  # no hands, no state
+    form = QueuedHandForm(
+        payload, ask_keeper=not game.scorer_team, declared=services.game_declares_roem(game)
+    )
     if not form.is_valid():
         return _refused(game, number, form.errors.get_json_data(), status=422)
     try:
@@ -419,7 +457,8 @@ def entry_service_worker(request):
 def table_preview(request, token):
     """What a hand would bank, for the entry page's script: JSON, nothing saved."""
     table = _table(token)
-    form = HandForm(request.GET)
+    declared = services.game_declares_roem(table.game)
+    form = HandForm(request.GET, declared=declared)
     for name in ("client_id", "version"):
         form.fields.pop(name)
     if not form.is_valid():
@@ -432,17 +471,18 @@ def table_preview(request, token):
     except ValidationError as exc:
         apply_validation_error(form, exc)
         return JsonResponse({"ok": False, "errors": form.errors.get_json_data()})
-    return JsonResponse(
-        {
-            "ok": True,
-            "a": result.scores[0],
-            "b": result.scores[1],
-            "nat": result.nat,
-            "verzaakt": str(result.verzaakt or ""),
-            "playing": str(result.playing),
-            "text": _preview_text(result),
-        }
-    )
+    body = {
+        "ok": True,
+        "a": result.scores[0],
+        "b": result.scores[1],
+        "nat": result.nat,
+        "verzaakt": str(result.verzaakt or ""),
+        "playing": str(result.playing),
+        "text": _preview_text(result, declared),
+    }
+    if declared:
+        body["roem"] = list(result.roem)  # the roem that counts
+    return JsonResponse(body)
 
 
 @never_cache
@@ -624,7 +664,14 @@ def game_sheet(request, club, pk):
     hands = [row.hand for row in state.hands]
     rows = _sheet_rows(state, hands, request.GET.get("rows"))
     data = request.POST if request.method == "POST" else None
-    sheet = ScoreSheet(data, rows=rows, hands=hands, version=game.version, confirm=True)
+    sheet = ScoreSheet(
+        data,
+        rows=rows,
+        hands=hands,
+        version=game.version,
+        confirm=True,
+        declared=state.declares_roem,
+    )
     status = 200
     if data is not None:
         status = 422

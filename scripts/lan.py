@@ -37,6 +37,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", default=os.environ.get("PORT", "8000"))
     parser.add_argument("--workers", default="3")
+    # Threads: a save waiting for SQLite's lock holds one thread, not a whole worker,
+    # so pages and static files are still served meanwhile.
+    parser.add_argument("--threads", default="4")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)
     addresses = lan_addresses()
@@ -63,6 +66,8 @@ def main(argv=None):
         f"0.0.0.0:{args.port}",
         "--workers",
         args.workers,
+        "--threads",
+        args.threads,
         "--access-logfile",
         "-",
     ]

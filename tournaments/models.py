@@ -8,12 +8,16 @@ loting); each table plays one game (a boompje), kept in ``scoring``.
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Member, RulesetPreset
+from scoring.rules import InvalidRuleset, ruleset_from
+
+from .rulesets import LABELS, MAX_HANDS_PER_GAME, ruleset_message
 
 
 class Competition(models.Model):
@@ -59,9 +63,11 @@ class Competition(models.Model):
     ruleset_preset = models.CharField(
         _("rule set"), max_length=20, choices=RulesetPreset.choices, default=RulesetPreset.ROTTERDAM
     )
-    ruleset_overrides = models.JSONField(_("rule set changes"), default=dict, blank=True)
-    hands_per_game = models.PositiveSmallIntegerField(
-        _("hands per game"), default=16, help_text=_("A boompje is 16 hands; some clubs play 12.")
+    ruleset_overrides = models.JSONField(
+        _("rule set changes"),
+        default=dict,
+        blank=True,
+        help_text=_("Fields of the preset this competition plays differently."),
     )
     rounds_per_evening = models.PositiveSmallIntegerField(_("rounds per evening"), default=3)
     odd_players = models.CharField(
@@ -111,11 +117,6 @@ class Competition(models.Model):
                 violation_error_message=_("The last day cannot be before the first day."),
             ),
             models.CheckConstraint(
-                condition=Q(hands_per_game__gte=1) & Q(hands_per_game__lte=64),
-                name="competition_hands_per_game_range",
-                violation_error_message=_("A game has between 1 and 64 hands."),
-            ),
-            models.CheckConstraint(
                 condition=Q(rounds_per_evening__gte=1) & Q(rounds_per_evening__lte=12),
                 name="competition_rounds_range",
                 violation_error_message=_("An evening has between 1 and 12 rounds."),
@@ -130,12 +131,39 @@ class Competition(models.Model):
             "tournaments:competition-detail", kwargs={"club": self.club.slug, "pk": self.pk}
         )
 
-    def ruleset(self):
-        """The rule set this competition plays, as a scoring-core value."""
-        from scoring.rules import ruleset_from
+    def clean(self):
+        """The rule set is the preset with the overrides, checked by the scoring core;
+        the overrides are stored as the core gives them (only what differs)."""
+        try:
+            ruleset = self.ruleset()
+        except InvalidRuleset as exc:
+            field = "ruleset_preset" if exc.field == "name" else "ruleset_overrides"
+            message = ruleset_message(exc)
+            if exc.field in LABELS:
+                message = f"{LABELS[exc.field]}: {message}"
+            raise ValidationError({field: message}) from exc
+        if ruleset.hands_per_game > MAX_HANDS_PER_GAME:
+            raise ValidationError(
+                {"ruleset_overrides": _("A game has between 1 and 64 hands.")},
+                code="hands_per_game",
+            )
+        self.ruleset_overrides = ruleset.overrides()
 
-        overrides = {**self.ruleset_overrides, "hands_per_game": self.hands_per_game}
-        return ruleset_from(self.ruleset_preset, overrides)
+    def ruleset(self):
+        """The rule set this competition plays, as a scoring-core value: the preset
+        with the overrides. Raises InvalidRuleset for a combination the core refuses."""
+        return ruleset_from(self.ruleset_preset, self.ruleset_overrides)
+
+    @property
+    def hands_per_game(self):
+        """Hands in a game when games end after a number of hands (the rule set's)."""
+        return self.ruleset().hands_per_game
+
+    @hands_per_game.setter
+    def hands_per_game(self, value):
+        # An override like any other (``Competition(hands_per_game=12)`` works);
+        # clean() drops it again when it equals the preset's.
+        self.ruleset_overrides = {**(self.ruleset_overrides or {}), "hands_per_game": value}
 
 
 class Period(models.Model):

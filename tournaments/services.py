@@ -56,15 +56,6 @@ def _clean_save(obj):
     return obj
 
 
-def _check_ruleset(competition):
-    from scoring.rules import InvalidRuleset
-
-    try:
-        competition.ruleset()
-    except InvalidRuleset as exc:
-        raise ValidationError({"ruleset_overrides": str(exc)}) from exc
-
-
 def _check_tie_breaks(value):
     known = set(Competition.TieBreak.values)
     if not isinstance(value, list) or any(item not in known for item in value):
@@ -83,8 +74,7 @@ def competition_create(*, club, by, **fields) -> Competition:
     fields.setdefault("ruleset_overrides", dict(club.ruleset_overrides))
     competition = Competition(club=club, **fields)
     _check_tie_breaks(competition.tie_breaks)
-    _check_ruleset(competition)
-    return _clean_save(competition)
+    return _clean_save(competition)  # clean() checks the rule set through the core
 
 
 def competition_has_play(competition):
@@ -99,23 +89,29 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
     unknown = set(fields) - set(COMPETITION_FIELDS)
     if unknown:
         raise ValueError(f"competition_update does not take {sorted(unknown)}")
-    changes_rules = any(
-        name in fields and fields[name] != getattr(competition, name) for name in RULE_FIELDS
-    )
-    if changes_rules and competition_has_play(competition):
-        raise ValidationError(
-            {
-                "ruleset_preset": _(
-                    "The rule set is fixed once the first hand is played; "
-                    "start a new competition to play by other rules."
-                )
-            }
-        )
-    for name, value in fields.items():
-        setattr(competition, name, value)
+    before = competition.ruleset()
+    # All the overrides first, then a single rule field (hands_per_game) over them.
+    for name in sorted(fields, key=lambda name: name != "ruleset_overrides"):
+        setattr(competition, name, fields[name])
     _check_tie_breaks(competition.tie_breaks)
-    _check_ruleset(competition)
-    return _clean_save(competition)
+    competition.full_clean()  # checks the rule set through the core
+    ruleset = competition.ruleset()
+    if ruleset != before:
+        if competition_has_play(competition):
+            raise ValidationError(
+                {
+                    "ruleset_preset": _(
+                        "The rule set is fixed once the first hand is played; "
+                        "start a new competition to play by other rules."
+                    )
+                }
+            )
+        # Tables drawn before the change have not played yet: they play by the new rules.
+        Game.objects.filter(table__round__evening__competition=competition).update(
+            ruleset=ruleset.to_dict()
+        )
+    competition.save()
+    return competition
 
 
 @transaction.atomic

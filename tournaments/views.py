@@ -10,10 +10,12 @@ from django.views.decorators.http import require_POST
 from clubs.models import Member
 from clubs.permissions import Role, club_required, has_role
 from clubs.views import apply_validation_error
+from scoring.rules import InvalidRuleset, get_ruleset, ruleset_from
 
 from . import selectors, services
 from .forms import CompetitionForm, EveningForm, GuestForm, PairForm, PeriodForm
 from .models import Attendance, Competition, Evening, Pair, Period, Round, Seat
+from .rulesets import describe_ruleset
 
 
 def _competition(club, pk):
@@ -46,10 +48,36 @@ def _error_messages(request, exc):
         messages.error(request, message)
 
 
+def _club_ruleset(club):
+    """The club's rule set, where a new competition's starts; its bare preset when
+    the club's stored changes are refused by the core."""
+    try:
+        return club.ruleset()
+    except InvalidRuleset:
+        return get_ruleset(club.ruleset_preset)
+
+
+def _competition_form_page(request, club, form, competition=None):
+    """The form with the rule set it gives stated in plain words above it: the one
+    just entered when the core accepts it, else the one the fields started from."""
+    try:
+        ruleset = ruleset_from(
+            form.cleaned_data["ruleset_preset"], form.cleaned_data["ruleset_overrides"]
+        )
+    except (AttributeError, KeyError):
+        ruleset = form.shown_ruleset
+    context = {
+        "club": club,
+        "form": form,
+        "competition": competition,
+        "ruleset_words": describe_ruleset(ruleset),
+    }
+    return render(request, "tournaments/competition_form.html", context)
+
+
 @club_required(Role.DIRECTOR)
 def competition_create(request, club):
-    initial = {"ruleset_preset": club.ruleset_preset}
-    form = CompetitionForm(request.POST or None, initial=initial)
+    form = CompetitionForm(request.POST or None, shown=_club_ruleset(club))
     if request.method == "POST" and form.is_valid():
         try:
             competition = services.competition_create(
@@ -60,13 +88,14 @@ def competition_create(request, club):
         else:
             messages.success(request, _("Competition created."))
             return redirect(competition)
-    return render(request, "tournaments/competition_form.html", {"club": club, "form": form})
+    return _competition_form_page(request, club, form)
 
 
 @club_required(Role.DIRECTOR)
 def competition_edit(request, club, pk):
     competition = _competition(club, pk)
-    form = CompetitionForm(request.POST or None, instance=competition)
+    locked = services.competition_has_play(competition)
+    form = CompetitionForm(request.POST or None, instance=competition, locked=locked)
     if request.method == "POST" and form.is_valid():
         try:
             services.competition_update(
@@ -77,8 +106,7 @@ def competition_edit(request, club, pk):
         else:
             messages.success(request, _("Competition saved."))
             return redirect(competition)
-    context = {"club": club, "form": form, "competition": competition}
-    return render(request, "tournaments/competition_form.html", context)
+    return _competition_form_page(request, club, form, competition)
 
 
 @club_required()
@@ -92,6 +120,7 @@ def competition_detail(request, club, pk):
         "pairs": competition.pairs.select_related("first", "second"),
         "periods": competition.periods.all(),
         "can_manage": can_manage,
+        "ruleset_words": describe_ruleset(competition.ruleset()),
         "pair_form": PairForm(club=club) if can_manage else None,
         "period_form": PeriodForm() if can_manage else None,
     }

@@ -3,11 +3,21 @@
 - ``DATABASE_URL``: a PostgreSQL (or other) database as a URL; without it the
   site uses SQLite in ``var/db.sqlite3`` under the project.
 - ``KLAVERJAS_DATA_DIR``: where the SQLite file and uploads live (default ``var/``).
+- ``DJANGO_TRUSTED_PROXY_COUNT``: how many proxies in front of the site append
+  the client's address to ``X-Forwarded-For`` (default 0: the header is ignored).
+- ``DJANGO_EMAIL_URL`` (``smtp://user:password@host:587?tls=1``, ``smtps://`` for
+  SSL) or ``DJANGO_EMAIL_HOST`` with ``DJANGO_EMAIL_PORT``, ``DJANGO_EMAIL_HOST_USER``,
+  ``DJANGO_EMAIL_HOST_PASSWORD``, ``DJANGO_EMAIL_USE_TLS``/``_SSL``; and
+  ``DJANGO_DEFAULT_FROM_EMAIL``. Without any, password reset says to ask the club's
+  administrator instead of pretending to send.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -28,6 +38,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_tables2",
+    "csp",
+    "axes",
     "clubs",
     "scoring",
     "tournaments",
@@ -35,7 +47,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files first: nothing before it touches the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.permissions_policy",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -43,6 +58,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login refused by the brake into the locked-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -128,6 +145,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a password check once a username or an address has failed too often.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "clubs:home"
 LOGOUT_REDIRECT_URL = "clubs:home"
@@ -156,3 +179,114 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+
+def env_int(name, default, *, unit=""):
+    """A whole number from the environment; a clear error for anything else."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isascii() or not raw.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number{unit}, not {raw!r}.")
+    return int(raw)
+
+
+# --- Content-Security-Policy (django-csp) ---------------------------------------------------
+# Only the site's own files: no inline script or style (templates keep none), nothing
+# from another site, no plugins, no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+
+# --- Logins: django-axes, tuned in clubs/auth.py -------------------------------------------
+# A brake on guessing passwords: 5 failures per username or 20 per address
+# (a club's hall shares one address) lock that username or address for 15
+# minutes after the last failure. Every login form, the admin's included.
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
+LOGIN_FAILURE_LIMITS = {"username": 5, "ip_address": 20}
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMITS["username"]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "clubs.auth.normalised_username"
+AXES_CLIENT_IP_CALLABLE = "clubs.auth.client_address"
+AXES_HANDLER = "clubs.auth.LoginHandler"
+AXES_LOCKOUT_CALLABLE = "clubs.auth.lockout_response"
+AXES_ENABLE_ACCESS_FAILURE_LOG = False
+AXES_VERBOSE = False
+
+# Small counters (the password-reset brake). A file cache, so every server
+# process on the machine shares the counts.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(DATA_DIR / "throttle"),
+    },
+}
+PASSWORD_RESET_LIMITS = {"ip_address": 10, "email": 3}
+PASSWORD_RESET_WINDOW_SECONDS = 3600
+
+
+# --- E-mail (password reset) -----------------------------------------------------------------
+def email_from_url(url):
+    """Django's e-mail settings from ``smtp://user:password@host:port?tls=1`` (or ``smtps://``)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise ImproperlyConfigured(
+            "DJANGO_EMAIL_URL must look like smtp://user:password@host:587?tls=1 "
+            "(or smtps://... for SSL)."
+        )
+    try:
+        port = parts.port
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"DJANGO_EMAIL_URL has a bad port: {exc}.") from None
+    options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+    use_ssl = parts.scheme == "smtps" or options.get("ssl") in ("1", "true", "yes")
+    use_tls = options.get("tls") in ("1", "true", "yes")
+    if use_ssl and use_tls:
+        raise ImproperlyConfigured("DJANGO_EMAIL_URL: choose tls or ssl, not both.")
+    return {
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port or (465 if use_ssl else 587 if use_tls else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": use_tls,
+        "EMAIL_USE_SSL": use_ssl,
+    }
+
+
+def _flag(name):
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+if os.environ.get("DJANGO_EMAIL_URL", "").strip():
+    globals().update(email_from_url(os.environ["DJANGO_EMAIL_URL"].strip()))
+    EMAIL_CONFIGURED = True
+elif os.environ.get("DJANGO_EMAIL_HOST", "").strip():
+    EMAIL_HOST = os.environ["DJANGO_EMAIL_HOST"].strip()
+    EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
+    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = _flag("DJANGO_EMAIL_USE_TLS")
+    EMAIL_USE_SSL = _flag("DJANGO_EMAIL_USE_SSL")
+    EMAIL_CONFIGURED = True
+else:
+    EMAIL_CONFIGURED = False
+if os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip():
+    DEFAULT_FROM_EMAIL = os.environ["DJANGO_DEFAULT_FROM_EMAIL"].strip()
+EMAIL_TIMEOUT = 10

@@ -3,7 +3,9 @@
 Required: ``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` (comma separated).
 Optional: ``DATABASE_URL`` (PostgreSQL for a federation; SQLite otherwise),
 ``DJANGO_CSRF_TRUSTED_ORIGINS`` (comma separated, with scheme),
-``DJANGO_SECURE_SSL_REDIRECT`` (default on; set 0 behind a proxy that redirects).
+``DJANGO_SECURE_SSL_REDIRECT`` (default on; set 0 behind a proxy that redirects),
+``DJANGO_HSTS_SECONDS`` (whole seconds, default a year), ``DJANGO_TRUSTED_PROXY_COUNT``
+and the e-mail settings (see ``base``).
 """
 
 import os
@@ -11,7 +13,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import SECRET_KEY, STORAGES
+from .base import SECRET_KEY, STORAGES, env_int
 
 
 def _list(name):
@@ -37,10 +39,16 @@ if not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = _list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_SSL_REDIRECT", "1") != "0"
+if not SECURE_SSL_REDIRECT:
+    # The operator says the proxy in front redirects http to https itself, so the
+    # site's own redirect (whose absence check W008 reports) is not needed.
+    SILENCED_SYSTEM_CHECKS = ["security.W008"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
-SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+SECURE_HSTS_SECONDS = env_int(
+    "DJANGO_HSTS_SECONDS", 31536000, unit=" of seconds (31536000 is a year)"
+)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True

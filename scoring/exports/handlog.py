@@ -15,8 +15,12 @@ playing     the team that named trump: ``A`` or ``B``
 trump       ``C``, ``D``, ``H``, ``S`` (or Dutch ``K``, ``R``, ``H``, ``S``) or empty
 points_a    card points of each team, together 162
 points_b
-roem_a      roem of each team; empty is 0
-roem_b
+roem_a      roem of each team; empty is 0. Under declared roem (match-1500) the
+roem_b      roem that counts: with declarations it is checked when filled in
+declared_a  declared roem (match-1500) only: what each team declared, written
+declared_b  ``50+20+stuk`` (runs by points: 20, 50, 100; ``stuk``); the importer
+            counts them by the rule set, only the single highest run's team
+            scoring its runs. Empty in both: ``roem_a``/``roem_b`` count as given
 pit         the team that took every trick: ``A``, ``B`` or empty
 verzaakt    the team that reneged, ending the hand (verzaken): ``A``, ``B`` or
             empty; its card points are then 162 for the other team and 0 for the
@@ -72,6 +76,8 @@ COLUMNS = (
     "points_b",
     "roem_a",
     "roem_b",
+    "declared_a",
+    "declared_b",
     "pit",
     "verzaakt",
     "nat",
@@ -112,6 +118,8 @@ TITLES = {
     "points_b": _("Points zij"),
     "roem_a": _("Roem wij"),
     "roem_b": _("Roem zij"),
+    "declared_a": _("Declared wij"),
+    "declared_b": _("Declared zij"),
     "pit": _("Pit"),
     "verzaakt": _("Verzaakt"),
     "nat": _("Nat"),
@@ -136,6 +144,8 @@ ALIASES = {
     "points_b": ("punten zij", "punten b", "points zij", "zij"),
     "roem_a": ("roem wij", "roem a"),
     "roem_b": ("roem zij", "roem b"),
+    "declared_a": ("gemeld wij", "gemeld a", "declared a", "roem gemeld wij"),
+    "declared_b": ("gemeld zij", "gemeld b", "declared b", "roem gemeld zij"),
     "pit": ("mars", "pit mars"),
     "verzaakt": ("verzaken", "renege", "reneged"),
     "nat": (),
@@ -162,6 +172,8 @@ class HandLogRow(NamedTuple):
     points_b: int | None
     roem_a: int | None
     roem_b: int | None
+    declared_a: str | None
+    declared_b: str | None
     pit: str | None
     verzaakt: str | None
     nat: str | None
@@ -210,6 +222,8 @@ def hand_log_rows(competition: Competition, *, names=None):
             "points_b",
             "roem_a",
             "roem_b",
+            "declared_a",
+            "declared_b",
             "pit",
             "verzaakt",
             "nat",
@@ -231,6 +245,8 @@ def hand_log_rows(competition: Competition, *, names=None):
             points_b,
             roem_a,
             roem_b,
+            declared_a,
+            declared_b,
             pit,
             verzaakt,
             nat,
@@ -255,6 +271,8 @@ def hand_log_rows(competition: Competition, *, names=None):
                     points_b,
                     roem_a,
                     roem_b,
+                    declared_a or None,
+                    declared_b or None,
                     pit or None,
                     verzaakt or None,
                     playing if nat else None,
@@ -276,7 +294,7 @@ def hand_log_rows(competition: Competition, *, names=None):
         for date, round_number, name, points in sitouts:
             yield (
                 (date, round_number, 1, 0, 0),
-                HandLogRow(date, round_number, *(None,) * 2, name, *(None,) * 14, points),
+                HandLogRow(date, round_number, *(None,) * 2, name, *(None,) * 16, points),
             )
 
     for _key, row in heapq.merge(hand_rows(), sitout_rows(), key=lambda item: item[0]):

@@ -170,6 +170,9 @@ class HandEntry:
     score_a: int
     score_b: int
     nat: bool
+    # Declared roem: what each team declared (written form); roem_a/roem_b count.
+    declared_a: str = ""
+    declared_b: str = ""
     verzaakt: str = ""
 
     @property
@@ -185,6 +188,8 @@ class HandEntry:
             self.points_b,
             self.roem_a,
             self.roem_b,
+            self.declared_a,
+            self.declared_b,
             self.pit,
             self.verzaakt,
         )
@@ -789,6 +794,7 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
             points_a, points_b = (0, rules.HAND_TOTAL) if verzaakt == "A" else (rules.HAND_TOTAL, 0)
         roem_a = row.number_in("roem_a", _ROEM, what["roem"], required=False, default=0)
         roem_b = row.number_in("roem_b", _ROEM, what["roem"], required=False, default=0)
+        declared = _read_declarations(row, ruleset)
         pit = row.get("pit", as_side, required=False, default="")
         nat = row.get("nat", as_side, required=False)
         given_a = row.number_in("score_a", _SCORE, what["score"], required=False)
@@ -812,12 +818,14 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
                     ruleset,
                     playing=playing,
                     points=(points_a, points_b),
-                    roem=(roem_a, roem_b),
+                    roem=declared or (roem_a, roem_b),
                     pit=pit or None,
                     verzaakt=verzaakt or None,
                 )
             except rules.InvalidHand as exc:
-                row.problems.append(_hand_problem(exc, number, titles))
+                row.problems.append(_hand_problem(exc, number, titles, declared=bool(declared)))
+        if result is not None and declared:
+            _check_counted_roem(row, result, core)
         if result is not None:
             scores = result.scores
             nat_team = playing if result.nat else ""
@@ -849,12 +857,14 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
                 trump=trump,
                 points_a=points_a,
                 points_b=points_b,
-                roem_a=roem_a,
-                roem_b=roem_b,
+                roem_a=result.roem[0],
+                roem_b=result.roem[1],
                 pit=pit,
                 score_a=scores[0],
                 score_b=scores[1],
                 nat=result.nat,
+                declared_a=rules.format_declarations(declared[0]) if declared else "",
+                declared_b=rules.format_declarations(declared[1]) if declared else "",
                 verzaakt=verzaakt,
             )
         )
@@ -862,15 +872,59 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
     return hands, sitouts, bad_games
 
 
-def _hand_problem(exc, row, title):
-    message = str(hand_message(exc))
+def _as_declared(value):
+    """A declarations cell as text: a spreadsheet may make "50" the number 50."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def _read_declarations(row, ruleset):
+    """Both teams' declarations (checked, as the core keeps them), or None when the
+    row has none (or the rule set finds roem in tricks: then they must be empty)."""
+    keys = ("declared_a", "declared_b")
+    texts = [row.get(key, _as_declared, required=False, default="") or "" for key in keys]
+    if not any(texts):
+        return None
+    if ruleset.roem_rule is not rules.RoemRule.DECLARED:
+        key = "declared_a" if texts[0] else "declared_b"
+        row.problem(
+            _("this competition finds roem in the tricks: write the roem, not declarations."),
+            key,
+        )
+        return None
+    try:
+        return rules.check_declarations(texts)
+    except rules.InvalidHand as exc:
+        row.problems.append(_hand_problem(exc, row.number, row.titles, declared=True))
+        return None
+
+
+def _check_counted_roem(row, result, core):
+    """With declarations, a roem column filled in is the roem that counts: checked."""
+    for key, counted in (("roem_a", result.roem[0]), ("roem_b", result.roem[1])):
+        value = row.values.get(key)
+        if _is_empty(value) or isinstance(value, _Bad):
+            continue
+        given = row.number_in(key, _ROEM, _("Roem"), required=False)
+        if given is not None and given != counted:
+            row.problem(
+                _("the file says %(given)s, but %(core)s it is %(expected)s.")
+                % {"given": given, "core": core, "expected": counted},
+                key,
+            )
+
+
+def _hand_problem(exc, row, title, *, declared=False):
+    message = str(hand_message(exc, declared=declared))
     team = str((exc.params or {}).get("team", "A"))
+    roem = ("declared_b", "declared_a") if declared else ("roem_b", "roem_a")
     column = {
         "playing": title.get("playing"),
         "trump": title.get("trump"),
         "verzaakt": title.get("verzaakt"),
         "points": title.get("points_a") + ", " + title.get("points_b"),
-        "roem": title.get("roem_b" if team == "B" else "roem_a", title.get("points_a")),
+        "roem": title.get(roem[0] if team == "B" else roem[1], title.get("points_a")),
         "pit": title.get("pit"),
     }.get(exc.field)
     if exc.code == "verzaken_points":
@@ -1121,6 +1175,8 @@ def _stored_fingerprints(evenings):
             "points_b",
             "roem_a",
             "roem_b",
+            "declared_a",
+            "declared_b",
             "pit",
             "verzaakt",
         )
@@ -1494,6 +1550,8 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
                 points_b=hand.points_b,
                 roem_a=hand.roem_a,
                 roem_b=hand.roem_b,
+                declared_a=hand.declared_a,
+                declared_b=hand.declared_b,
                 pit=hand.pit,
                 score_a=hand.score_a,
                 score_b=hand.score_b,

@@ -369,7 +369,11 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
         cells = [str(number), _p(_roefel_dealer(row.dealer, row.roefel), styles["cell"])]
         for team in (0, 1):
             points = _("nat") if row.nat[team] else str(row.points[team])
-            cells += [points, str(row.roem[team]) if row.roem[team] else "", row.mark[team]]
+            roem = str(row.roem[team]) if row.roem[team] else ""
+            if row.declared[team]:
+                # Declared roem: what counted, then what the team declared.
+                roem = _p(f"{roem or 0} ({row.declared[team]})", styles["small"])
+            cells += [points, roem, row.mark[team]]
         data.append(cells)
     if sheets.filled and sheet.totals is not None:
         points_total, roem_total = sheet.points_total, sheet.roem_total
@@ -425,6 +429,9 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
         )
     )
     story.append(grid)
+    if any(any(row.declared) for row in sheet.rows):
+        note = _("Roem: what counts, in brackets what the team declared.")
+        story.append(_p(note, styles["small"]))
     story.append(Spacer(1, 4 * mm))
     if sheets.filled and sheet.status:
         status = sheet.status + (f" · {sheet.confirmed_by}" if sheet.confirmed_by else "")

@@ -201,6 +201,9 @@ class SheetRow:
     mark: tuple[str, str]
     nat: tuple[bool, bool]
     roefel: bool = False
+    #: Declared roem (match-1500): what each team declared, "50+20+stuk"; ``roem``
+    #: then holds what counted. Empty for in-trick roem and hands without declarations.
+    declared: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -303,6 +306,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
                         mark=marks,
                         nat=nat,
                         roefel=ruleset.is_roefel(hand.number),
+                        declared=(hand.declared_a, hand.declared_b),
                     )
                 )
             extra = {

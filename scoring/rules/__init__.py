@@ -25,7 +25,8 @@ roem
     runs of three (20) and four (50) in the natural order 7 8 9 10 J Q K A, four
     aces/tens/kings/queens (100), four jacks (200). Never *meld*.
 stuk
-    Trump king + queen together: 20 roem.
+    Trump king + queen together: 20 roem. Among declarations :data:`STUK`; the
+    written form is ``"50+20+stuk"`` (:func:`parse_declarations`).
 nat
     The playing team (the one that named trump) failed: it banks nothing and the
     defenders bank 162 plus roem as the rule set says. Only the playing team can
@@ -94,7 +95,10 @@ from .hands import (
     InvalidHand,
     Outcome,
     Roefel,
+    check_declarations,
     check_roefel,
+    format_declarations,
+    parse_declarations,
     roefel_of,
     score_hand,
 )
@@ -104,8 +108,10 @@ from .roem import (
     IN_TRICK_MIN_POINTS,
     IN_TRICK_PIT_TOTALS,
     IN_TRICK_TEAM_TOTALS,
+    STUK,
     Roem,
     RoemKind,
+    count_declarations,
     declared_roem,
     describe_roem,
     hand_declarations,
@@ -154,6 +160,7 @@ __all__ = [
     "LAST_TRICK_BONUS",
     "PRESET_NAMES",
     "RULESETS",
+    "STUK",
     "Card",
     "Chooser",
     "Deal",
@@ -182,8 +189,11 @@ __all__ = [
     "Trick",
     "TrickScore",
     "card_points",
+    "check_declarations",
     "check_roefel",
+    "count_declarations",
     "dealer_of_hand",
+    "format_declarations",
     "declared_roem",
     "describe_roem",
     "game_state",
@@ -193,6 +203,7 @@ __all__ = [
     "legal_mask",
     "parse_card",
     "parse_cards",
+    "parse_declarations",
     "parse_suit",
     "roefel_of",
     "ruleset_from",

@@ -31,11 +31,14 @@ from .games import dealer_of_hand
 from .roem import (
     DECLARED_ITEM_POINTS,
     DECLARED_MAX,
-    DECLARED_TEAM_MULTISETS,
+    DECLARED_TEAM_RUNS,
     DECLARED_TOTAL_READINGS,
     IN_TRICK_MAX,
     IN_TRICK_MIN_POINTS,
     IN_TRICK_PIT_TOTALS,
+    STUK,
+    RoemKind,
+    count_declarations,
 )
 from .rulesets import Choice, NatBasis, NatRoem, RoemRule, Ruleset, get_ruleset
 from .teams import _TEAM_PARSE, PerTeam, Team, forehand_of, parse_team
@@ -45,7 +48,10 @@ __all__ = [
     "InvalidHand",
     "Outcome",
     "Roefel",
+    "check_declarations",
     "check_roefel",
+    "format_declarations",
+    "parse_declarations",
     "roefel_of",
     "score_hand",
 ]
@@ -68,7 +74,10 @@ class InvalidHand(ValueError):
         (no set of tricks or declarations makes it, e.g. 10 or 30),
         ``"roem_too_high"`` (more than a hand holds, or than the team's card
         points allow), ``"roem_without_tricks"`` (the other team's pit),
-        ``"roem_conflict"`` (declared roem: both teams score runs, or two stuks),
+        ``"roem_conflict"`` (declared roem: totals where both teams score runs, or
+        two stuks), ``"declaration_unknown"`` (a declaration that is not a run of
+        20, 50 or 100 or a stuk, e.g. the text ``"30"`` or ``"x"``),
+        ``"declarations_mixed"`` (declarations for one team, a total for the other),
         ``"verzaken_points"`` (a verzaken hand's card points are not 162 for the
         other team and 0 for the offenders), ``"verzaken_with_pit"``,
         ``"roefel_playing"`` and ``"roefel_trump"`` (:func:`check_roefel`).
@@ -361,27 +370,8 @@ def _check_in_trick(
         )
 
 
-def _declared_readings(
-    team: str, total: int, items: tuple[int, ...] | None
-) -> frozenset[tuple[bool, bool]]:
-    if items is not None:
-        for item in items:
-            if item not in DECLARED_ITEM_POINTS:
-                raise _impossible(
-                    team,
-                    item,
-                    "a declaration is 20 (run of three, stuk), 50 (run of four) or 100 "
-                    "(run of five or more)",
-                )
-        readings = DECLARED_TEAM_MULTISETS.get(tuple(sorted(items)))
-        if readings is None and total <= DECLARED_MAX:
-            raise _impossible(
-                team,
-                total,
-                f"one team cannot hold the declarations {', '.join(map(str, items))} in one hand",
-            )
-    else:
-        readings = DECLARED_TOTAL_READINGS.get(total)
+def _declared_readings(team: str, total: int) -> frozenset[tuple[bool, bool]]:
+    readings = DECLARED_TOTAL_READINGS.get(total)
     if readings is None:
         if total > DECLARED_MAX:
             raise _too_high(
@@ -398,15 +388,11 @@ def _declared_readings(
     return readings
 
 
-def _check_declared(
-    ra: int,
-    rb: int,
-    items_a: tuple[int, ...] | None,
-    items_b: tuple[int, ...] | None,
-    pit: Team | None,
-) -> None:
-    readings_a = _declared_readings("A", ra, items_a)
-    readings_b = _declared_readings("B", rb, items_b)
+def _check_declared(ra: int, rb: int, pit: Team | None) -> None:
+    """Declared roem given as totals: the roem that already counts (a stored hand, an
+    old import). Only one team can score runs, and only one holds the stuk."""
+    readings_a = _declared_readings("A", ra)
+    readings_b = _declared_readings("B", rb)
     if pit is not None:
         other, value = (Team.B, rb) if pit is Team.A else (Team.A, ra)
         if value:
@@ -421,12 +407,155 @@ def _check_declared(
             if not (runs_a and runs_b) and not (stuk_a and stuk_b):
                 return
     raise InvalidHand(
-        f"declared roem of team A ({ra}) and team B ({rb}) cannot go together: only the "
-        "team with the highest run scores its runs, and there is one stuk",
+        f"declared roem of team A ({ra}) and team B ({rb}) cannot both count: only the "
+        "team with the highest run scores its runs, and there is one stuk; enter what "
+        "each team declared instead",
         field="roem",
         code="roem_conflict",
         params={"a": ra, "b": rb},
     )
+
+
+# --- Declared roem: what the table declared ------------------------------------------------
+
+#: The words for a stuk in written declarations (any case); a run is its points.
+STUK_WORDS = frozenset({"stuk", "s", "st"})
+_NOTHING = frozenset({"", "-", "0"})
+_DECLARATION_REASON = (
+    "a declaration is a run of three (20), of four (50), of five or more (100), or stuk"
+)
+
+
+def parse_declarations(text: str, team: Team | str = "A") -> tuple[int | RoemKind, ...]:
+    """One team's declarations from their written form, the one way the site reads them.
+
+    Items are separated by ``+`` (commas and spaces work too); a run is its points,
+    20, 50 or 100; a stuk is the word ``stuk`` (or ``s``), in any case. An empty
+    text, ``-`` or ``0`` is nothing declared. :func:`format_declarations` writes it back.
+
+    >>> parse_declarations("50+20+stuk")
+    (50, 20, RoemKind.STUK)
+    >>> parse_declarations(" 100, S ")
+    (100, RoemKind.STUK)
+    >>> parse_declarations("")
+    ()
+    """
+    team = str(team)
+    if not isinstance(text, str):
+        raise InvalidHand(
+            f"the declarations of team {team} must be a text such as 50+20+stuk, not {text!r}",
+            field="roem",
+            code="declaration_unknown",
+            params={"team": team, "value": text},
+        )
+    text = text.strip()
+    if text in _NOTHING:
+        return ()
+    items: list[int | RoemKind] = []
+    for token in text.replace(",", "+").replace(" ", "+").split("+"):
+        if not token:
+            continue
+        items.append(_declaration_item(token, team))
+    return tuple(items)
+
+
+def _declaration_item(item: object, team: str) -> int | RoemKind:
+    """One declaration as the core keeps it: the run's points, or :data:`STUK`."""
+    if isinstance(item, str):
+        word = item.strip().lower()
+        if word in STUK_WORDS:
+            return STUK
+        if word.isascii() and word.isdigit():
+            item = int(word)
+        else:
+            raise InvalidHand(
+                f"team {team} cannot declare {item!r}: {_DECLARATION_REASON}",
+                field="roem",
+                code="declaration_unknown",
+                params={"team": team, "value": item},
+            )
+    value = _integer(item, "roem", "each declaration", team)
+    if value < 0:
+        raise InvalidHand(
+            f"roem of team {team} cannot be negative ({value})",
+            field="roem",
+            code="roem_negative",
+            params={"team": team, "value": value},
+        )
+    if value not in DECLARED_ITEM_POINTS:
+        raise _impossible(team, value, _DECLARATION_REASON)
+    return value
+
+
+def format_declarations(items: Sequence[int | RoemKind | str]) -> str:
+    """The written form of one team's declarations: runs from high to low, then stuk.
+
+    >>> format_declarations((20, STUK, 50))
+    '50+20+stuk'
+    >>> format_declarations(())
+    ''
+    """
+    runs = sorted((i for i in items if i != STUK), reverse=True)
+    stuks = [str(STUK)] * (len(items) - len(runs))
+    return "+".join([*map(str, runs), *stuks])
+
+
+def _declaration_points(items: Sequence[int | RoemKind]) -> int:
+    return sum(20 if i == STUK else i for i in items)
+
+
+def _team_declarations(value: object, team: str) -> tuple[int | RoemKind, ...]:
+    if isinstance(value, str):
+        items = parse_declarations(value, team)
+    elif isinstance(value, Sequence):
+        items = tuple(_declaration_item(i, team) for i in value)
+    elif value == 0 and type(value) is int:
+        items = ()
+    else:
+        raise InvalidHand(
+            f"roem of team {team} must be its declarations, as for the other team, not {value!r}",
+            field="roem",
+            code="declarations_mixed",
+            params={"team": team, "value": value},
+        )
+    runs = tuple(sorted(i for i in items if i != STUK))
+    if len(items) - len(runs) > 1:
+        raise _impossible(team, _declaration_points(items), "a hand holds one stuk")
+    if runs not in DECLARED_TEAM_RUNS:
+        total = _declaration_points(items)
+        reason = f"the two players of a team cannot hold the runs {'+'.join(map(str, runs))}"
+        if total > DECLARED_MAX:
+            raise _too_high(team, total, DECLARED_MAX, reason)
+        raise _impossible(team, total, reason)
+    return items
+
+
+def check_declarations(declared: Sequence[object]) -> PerTeam:
+    """Both teams' declarations checked, as the core keeps them (runs by points,
+    :data:`STUK`): each team's given as a sequence or in the written form.
+
+    Refuses what no deal holds: an item that is not 20, 50, 100 or stuk, runs two
+    players cannot hold (at most two each, in eight cards), and a stuk declared
+    twice (there is one trump king and queen).
+
+    >>> check_declarations(("50+stuk", [20]))
+    PerTeam(a=(50, RoemKind.STUK), b=(20,))
+    """
+    value_a, value_b = _pair(declared, "roem", "declarations")
+    items_a = _team_declarations(value_a, "A")
+    items_b = _team_declarations(value_b, "B")
+    if STUK in items_a and STUK in items_b:
+        raise InvalidHand(
+            "both teams cannot declare stuk (roem of trump king and queen): there is one",
+            field="roem",
+            code="roem_conflict",
+            params={"a": format_declarations(items_a), "b": format_declarations(items_b)},
+        )
+    return _new(PerTeam, (items_a, items_b))
+
+
+def _declares(value: object) -> bool:
+    return isinstance(value, str) or (isinstance(value, Sequence) and not isinstance(value, bytes))
 
 
 def score_hand(
@@ -445,9 +574,15 @@ def score_hand(
     ``points``
         Card points of A and B, the last-trick 10 included; they add up to 162.
     ``roem``
-        Roem of A and B: totals, or (for declared roem) each a sequence of separate
-        declarations such as ``((50, 20), ())``; for in-trick roem a sequence is the
-        roem of separate tricks.
+        Roem of A and B. In-trick roem: totals, or each a sequence of the roem of
+        separate tricks. Declared roem (``RoemRule.DECLARED``): per team what it
+        declared, a sequence of runs by points (20 a run of three, 50 of four, 100 of
+        five or more) and :data:`STUK`, or the written form ``"50+20+stuk"``; the
+        core counts them (:func:`count_declarations`: only the single highest run's
+        team scores its runs, a tie to the playing team; stuk always counts; nothing
+        for a team without a trick) and ``HandResult.roem`` is the roem that counts.
+        Plain ints under declared roem are that counted roem already (stored hands,
+        old imports): checked, not counted again.
     ``pit``
         The team that took all eight tricks (it has all 162 card points), or None.
     ``verzaakt``
@@ -455,6 +590,9 @@ def score_hand(
         may be left out (they are 162 for the other team and 0 for the offenders;
         given, they must be that), ``roem`` is all roem of the hand in either
         team's column (all of it goes to the other team), and there is no pit.
+        Under declared roem each team's declarations are counted as in a hand
+        played out (only the single highest run's team scores its runs, stuk
+        always), and all that counts goes to the other team.
 
     Raises :class:`InvalidHand` for an entry no deal can produce. The checks are
     exact for card points (any split but 1-161 can happen) and use the bounds of
@@ -510,12 +648,16 @@ def score_hand(
         pass
     else:
         value_a, value_b = _pair(roem, "roem", "roem")
-        ra, items_a = _roem_value(value_a, "A")
-        rb, items_b = _roem_value(value_b, "B")
-        if ruleset.roem_rule is _DECLARED:
-            _check_declared(ra, rb, items_a, items_b, pit_team)
+        if ruleset.roem_rule is _DECLARED and (_declares(value_a) or _declares(value_b)):
+            counted = count_declarations(check_declarations(roem), team, pit_team)
+            ra, rb = _declaration_points(counted[0]), _declaration_points(counted[1])
         else:
-            _check_in_trick(ra, rb, items_a, items_b, pa, pb, pit_team)
+            ra, items_a = _roem_value(value_a, "A")
+            rb, items_b = _roem_value(value_b, "B")
+            if ruleset.roem_rule is _DECLARED:
+                _check_declared(ra, rb, pit_team)
+            else:
+                _check_in_trick(ra, rb, items_a, items_b, pa, pb, pit_team)
 
     if team is _A:
         own, other, own_roem, other_roem = pa, pb, ra, rb
@@ -587,12 +729,19 @@ def _score_verzaken(
             params={"team": str(offender), "other": str(other)},
         )
     value_a, value_b = _pair(roem, "roem", "roem")
-    ra, items_a = _roem_value(value_a, "A")
-    rb, items_b = _roem_value(value_b, "B")
-    if ruleset.roem_rule is _DECLARED:
-        _declared_readings("A", ra, items_a)
-        _declared_readings("B", rb, items_b)
+    if ruleset.roem_rule is _DECLARED and (_declares(value_a) or _declares(value_b)):
+        # What each team declared, counted as in a hand played out (the single
+        # highest run's team scores its runs, a tie to the playing team); all of
+        # it goes to the other team.
+        counted = count_declarations(check_declarations(roem), team)
+        ra, rb = _declaration_points(counted[0]), _declaration_points(counted[1])
+    elif ruleset.roem_rule is _DECLARED:
+        ra, _ = _roem_value(value_a, "A")
+        rb, _ = _roem_value(value_b, "B")
+        _check_declared(ra, rb, None)
     else:
+        ra, items_a = _roem_value(value_a, "A")
+        rb, items_b = _roem_value(value_b, "B")
         # The roem of the tricks played before the renege: together at most what
         # eight tricks hold, whoever took them.
         for name, items in (("A", items_a), ("B", items_b)):

@@ -52,6 +52,11 @@ For declared roem, one player's runs total 0, 20, 40 (3+3), 50, 70 (3+4), 100
 runs are any sum of two of those, and stuk adds 20 once per hand:
 :data:`DECLARED_TEAM_TOTALS` is every multiple of 10 up to 260 except 10, 30, 230
 and 250. Only one team can score runs, the other at most its stuk.
+
+The table enters what each team *declared* (:data:`STUK` and runs by points);
+:func:`count_declarations` applies the highest-run rule and then the no-trick rule,
+in that order (as :func:`declared_roem` and the simulator do): a team whose higher
+run is lost for want of a trick still takes the other team's runs away.
 """
 
 from __future__ import annotations
@@ -71,8 +76,10 @@ __all__ = [
     "IN_TRICK_MIN_POINTS",
     "IN_TRICK_PIT_TOTALS",
     "IN_TRICK_TEAM_TOTALS",
+    "STUK",
     "Roem",
     "RoemKind",
+    "count_declarations",
     "declared_roem",
     "derive_in_trick_min_points",
     "derive_whole_deal_totals",
@@ -223,16 +230,51 @@ def declared_roem(hands: Sequence[Iterable[Card]], trump: int, playing: Team | s
         for item in items:
             (stuks if item.kind is RoemKind.STUK else runs)[team].append(item)
     best = {team: max((r.points for r in runs[team]), default=0) for team in Team}
-    playing = Team(playing)
-    defenders = playing.other
-    if best[defenders] > best[playing]:
-        runs[playing] = []
-    else:
-        runs[defenders] = []
+    runs[_runs_lose(best[Team.A], best[Team.B], Team(playing))] = []
     return PerTeam(
         tuple(runs[Team.A] + stuks[Team.A]),
         tuple(runs[Team.B] + stuks[Team.B]),
     )
+
+
+def _runs_lose(best_a: int, best_b: int, playing: Team) -> Team:
+    """The team whose runs do not count: not the holder of the single highest run
+    (equal highest runs go to ``playing``)."""
+    best_playing, best_defenders = (best_a, best_b) if playing is Team.A else (best_b, best_a)
+    return playing if best_defenders > best_playing else playing.other
+
+
+#: A stuk among a team's declarations; the runs are given by their points (20 a run
+#: of three, 50 of four, 100 of five or more). Equal to the string ``"stuk"``.
+STUK = RoemKind.STUK
+
+
+def count_declarations(
+    declared: Sequence[Sequence[int | RoemKind]], playing: Team | str, pit: Team | str | None = None
+) -> PerTeam:
+    """The declarations that count, per team, from what each team declared.
+
+    ``declared`` holds per team its runs (by points) and :data:`STUK`, as
+    ``score_hand`` takes them once checked. Only the team with the single highest
+    run scores its runs (equal highest runs go to ``playing``); stuk always scores
+    for its team; a team that took no trick (the other team made ``pit``) scores
+    nothing. The order of each team's items is kept.
+
+    >>> count_declarations(((20, STUK), (50,)), "A")
+    PerTeam(a=(RoemKind.STUK,), b=(50,))
+    >>> count_declarations(((50,), (50,)), "B")
+    PerTeam(a=(), b=(50,))
+    """
+    a, b = (tuple(items) for items in declared)
+    best_a = max((i for i in a if i != STUK), default=0)
+    best_b = max((i for i in b if i != STUK), default=0)
+    counted = {Team.A: a, Team.B: b}
+    if best_a and best_b:
+        loser = _runs_lose(best_a, best_b, Team(playing))
+        counted[loser] = tuple(i for i in counted[loser] if i == STUK)
+    if pit is not None:
+        counted[Team(pit).other] = ()
+    return PerTeam(counted[Team.A], counted[Team.B])
 
 
 # One player's possible run declarations (points), from run lengths with at most
@@ -264,6 +306,11 @@ def _declared_team_multisets() -> dict[tuple[int, ...], frozenset[tuple[bool, bo
 DECLARED_TEAM_MULTISETS = _declared_team_multisets()
 #: Declaration points that a team can score as one item.
 DECLARED_ITEM_POINTS = frozenset({20, 50, 100})
+#: Sorted run points (no stuk) one team can declare: two players' runs.
+DECLARED_TEAM_RUNS: frozenset[tuple[int, ...]] = frozenset(
+    tuple(sorted(first + second))
+    for first, second in itertools.combinations_with_replacement(_PLAYER_RUNS, 2)
+)
 
 
 def _declared_team_readings() -> dict[int, frozenset[tuple[bool, bool]]]:

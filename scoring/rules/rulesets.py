@@ -127,9 +127,10 @@ class PlayRule(Choice):
 
     #: Must trump, even over a winning partner; overtrump when able, else undertrump.
     ROTTERDAM = "rotterdam"
-    #: Free when the partner is winning (no undertrump of a partner's trump while
-    #: holding a non-trump); against an opponent trump and overtrump when able,
-    #: otherwise discard a non-trump.
+    #: Free when the partner is winning, except no undertrump of a partner's trump
+    #: while holding a non-trump or a higher trump; against an opponent trump and
+    #: overtrump when able, otherwise discard a non-trump (undertrump only holding
+    #: nothing but trumps).
     AMSTERDAM = "amsterdam"
 
 

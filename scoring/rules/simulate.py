@@ -23,7 +23,7 @@ import random
 
 from .cards import _POINTS, _STRENGTH, CARDS, LAST_TRICK_BONUS, Card, Suit
 from .hands import HandResult, score_hand
-from .roem import declared_roem
+from .roem import STUK, Roem, RoemKind, declared_roem
 from .rulesets import Chooser, PlayRule, RoemRule, Ruleset, get_ruleset
 from .teams import PerTeam, Seat, Team, forehand_of
 from .tricks import _ROEM_CACHE, Trick, _roem_of, legal_mask
@@ -75,11 +75,11 @@ class Deal:
         return forehand_of(self.dealer)
 
     def roem_entry(self) -> tuple[int | tuple[int, ...], int | tuple[int, ...]]:
-        """The roem as a scorer enters it: totals, or for declared roem the points of
-        each team's separate declarations."""
+        """The roem as a scorer enters it: totals, or for declared roem each team's
+        declarations that count (runs by points, :data:`STUK`)."""
         if self.ruleset.roem_rule is RoemRule.DECLARED:
             a, b = self.declarations
-            return tuple(d.points for d in a), tuple(d.points for d in b)
+            return tuple(map(_entry, a)), tuple(map(_entry, b))
         return self.roem
 
     def score(self) -> HandResult:
@@ -91,6 +91,10 @@ class Deal:
             roem=self.roem_entry(),
             pit=self.pit,
         )
+
+
+def _entry(item: Roem) -> int | RoemKind:
+    return STUK if item.kind is RoemKind.STUK else item.points
 
 
 def _suit_value(hand: list[int], suit: int) -> tuple[int, int]:

@@ -297,9 +297,9 @@ def legal_mask(hand: int, trick: Sequence[int], trump: int, amsterdam: bool) -> 
     others = hand & ~_SUIT_MASK[trump]
     if win == len(trick) - 2:
         # Amsterdam, partner winning: anything; over a partner's trump, no
-        # undertrump while holding a non-trump.
-        if trumped and others:
-            return others | over
+        # undertrump while holding anything else (a non-trump or a higher trump).
+        if trumped:
+            return others | over or hand
         return hand
     # Amsterdam, opponent winning: trump and overtrump when able, else discard a
     # non-trump; undertrump only with nothing but trumps.
@@ -336,9 +336,11 @@ def legal_cards(
       overtrump the highest trump so far when able; if you cannot, you still play
       a trump (an undertrump is then forced).
     * Amsterdam: partner winning, you may play anything, except that over a
-      partner's trump you may not undertrump while you hold a non-trump. Opponent
-      winning, you must trump and overtrump when able; if you cannot overtrump,
-      you discard a non-trump (undertrump only holding nothing but trumps).
+      partner's trump you may not undertrump while you hold anything else, a
+      non-trump or a higher trump: an undertrump is legal only when every card
+      you hold is a lower trump. Opponent winning, you must trump and overtrump
+      when able; if you cannot overtrump, you discard a non-trump (undertrump
+      only holding nothing but trumps).
 
     Void with no trumps: anything.
 
@@ -346,6 +348,8 @@ def legal_cards(
     (Card('7H'),)
     >>> legal_cards(["7H", "8D"], ["QC", "AC", "9C"], "H", "amsterdam")
     (Card('7H'), Card('8D'))
+    >>> legal_cards(["7C", "KC"], ["AD", "8C", "KD"], "C", "amsterdam")
+    (Card('KC'),)
     """
     if type(hand) is not tuple and type(hand) is not list:
         hand = hand.replace(",", " ").split() if isinstance(hand, str) else tuple(hand)

@@ -1,5 +1,6 @@
 // Score entry, made quicker. Every page works as a plain form without this file.
-//  - hand form: roem buttons, the other team's card points filled in (162 minus),
+//  - hand form: roem buttons (or, for declared roem, buttons that write what each team
+//    declared: "50+20+stuk"), the other team's card points filled in (162 minus),
 //    pit fills 162, verzaakt empties the card points (162/0 follow) and pit, a
 //    live preview of what each team banks, no double submit; the roefel (hand 1
 //    of a roefel game) keeps its team and clubs fixed;
@@ -87,6 +88,20 @@
         if (!button || !input) return;
         var now = whole(input.value) || 0;
         input.value = button.dataset.set !== undefined ? button.dataset.set : String(now + parseInt(button.dataset.add, 10));
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    });
+
+    // Declared roem (match-1500): each button adds a run or stuk to the team's
+    // written declarations ("50+20+stuk"); the server counts them in the preview.
+    form.querySelectorAll(".declare-buttons").forEach(function (group) {
+      var input = document.getElementById(group.dataset.for);
+      group.hidden = false;
+      group.addEventListener("click", function (event) {
+        var button = event.target.closest("button");
+        if (!button || !input) return;
+        var item = button.dataset.declare, now = input.value.trim();
+        input.value = !item ? "" : now ? now + "+" + item : item;
         input.dispatchEvent(new Event("input", { bubbles: true }));
       });
     });
@@ -239,9 +254,14 @@
     }
 
     function describe(hand) {
-      var text = fmt(gettext("%(team)s played, card points %(a)s–%(b)s, roem %(ra)s–%(rb)s"), {
-        team: config.teams[hand.playing], a: hand.points_a, b: hand.points_b, ra: hand.roem_a, rb: hand.roem_b,
-      });
+      var text = hand.declared_a || hand.declared_b ?
+        fmt(gettext("%(team)s played, card points %(a)s–%(b)s, declared %(da)s–%(db)s"), {
+          team: config.teams[hand.playing], a: hand.points_a, b: hand.points_b,
+          da: hand.declared_a || "–", db: hand.declared_b || "–",
+        }) :
+        fmt(gettext("%(team)s played, card points %(a)s–%(b)s, roem %(ra)s–%(rb)s"), {
+          team: config.teams[hand.playing], a: hand.points_a, b: hand.points_b, ra: hand.roem_a, rb: hand.roem_b,
+        });
       if (hand.pit) text += ", " + fmt(gettext("pit %(team)s"), { team: config.teams[hand.pit] });
       if (hand.verzaakt) text += ", " + fmt(gettext("%(team)s verzaakt"), { team: config.teams[hand.verzaakt] });
       return text;
@@ -266,6 +286,7 @@
         pit: data.get("pit") || "", trump: data.get("trump") || "", verzaakt: data.get("verzaakt") || "",
         points_a: number("points_a"), points_b: number("points_b"),
         roem_a: number("roem_a") || 0, roem_b: number("roem_b") || 0,
+        declared_a: (data.get("declared_a") || "").trim(), declared_b: (data.get("declared_b") || "").trim(),
       };
       if (keeperAsked() && !data.get("keeper")) problems.push(["keeper", gettext("Choose the team that keeps score.")]);
       if (!hand.playing) problems.push(["playing", gettext("Choose the team that played (wij or zij).")]);
@@ -308,8 +329,13 @@
       }
     }
     function fill(hand) {
+      ["declared_a", "declared_b"].forEach(function (name) {
+        var input = field(name);
+        if (input) input.value = hand && hand[name] ? hand[name] : "";
+      });
       ["points_a", "points_b", "roem_a", "roem_b"].forEach(function (name) {
         var input = field(name), value = hand ? hand[name] : null;
+        if (!input) return; // declared roem: no roem totals on the form
         input.value = value || (value === 0 && name.indexOf("points") === 0) ? String(value) : "";
         input.dataset.derived = "";
       });
@@ -449,14 +475,17 @@
       ["keeper", "playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump", "verzaakt", "number"].forEach(function (name) {
         data[name] = hand[name];
       });
+      if (hand.declared_a || hand.declared_b) { data.declared_a = hand.declared_a; data.declared_b = hand.declared_b; }
       data.client_id = hand.id;
       return data;
     }
 
-    function later(renewCookie) {
+    function later(renewCookie, retryAfter) {
       clearTimeout(retry);
       if (renewCookie) fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" }).catch(function () {});
-      retry = setTimeout(flush, RETRY);
+      // A busy server (503) says when to try again, in seconds.
+      var seconds = parseInt(retryAfter, 10);
+      retry = setTimeout(flush, seconds > 0 && seconds < 600 ? seconds * 1000 : RETRY);
     }
 
     function flush() {
@@ -472,9 +501,10 @@
         headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
         body: JSON.stringify(payload(hand)),
       }).then(function (response) {
+        var retryAfter = response.headers.get("Retry-After");
         return response.json().then(
-          function (body) { return { status: response.status, body: body }; },
-          function () { return { status: response.status, body: null }; });
+          function (body) { return { status: response.status, body: body, retryAfter: retryAfter }; },
+          function () { return { status: response.status, body: null, retryAfter: retryAfter }; });
       }).then(function (answer) {
         sending = false;
         unreachable = false;
@@ -499,7 +529,7 @@
           render();
         } else {
           render();
-          later(answer.status === 403); // a stale security cookie: fetch the page for a new one
+          later(answer.status === 403, answer.retryAfter); // 403: a stale security cookie, fetch the page for a new one
         }
       }).catch(function () {
         sending = false;

@@ -19,7 +19,7 @@
  *     shown(k) = the player's card in trick k + every card they played after it.
  * Every obligation of play is "if you hold a card of kind X you must play one":
  * follow suit, beat the highest trump on a trump lead, trump when void, overtrump,
- * and (Amsterdam) no undertrump while holding a non-trump. Holding more cards only
+ * and (Amsterdam) no undertrump while holding another card. Holding more cards only
  * adds obligations, never removes one (the agreement test checks this property on
  * the Python core's legal_cards), so:
  *   - a card is a PROVEN RENEGE (verzaakt) when it is not legal even for the
@@ -256,8 +256,9 @@
     var others = (hand & ~suitMask(trump)) >>> 0;
     if (win === trick.length - 2) {
       // Partner winning: anything; over a partner's trump no undertrump while
-      // holding a non-trump.
-      if (trumped && others) return { mask: (others | over) >>> 0, rule: "partner_trump_no_undertrump" };
+      // holding anything else (a non-trump or a higher trump).
+      var allowed = trumped ? (others | over) >>> 0 : 0;
+      if (allowed) return { mask: allowed, rule: "partner_trump_no_undertrump" };
       return { mask: hand, rule: null };
     }
     if (over) return { mask: over, rule: trumped ? "opponent_must_overtrump" : "opponent_must_trump" };
@@ -287,7 +288,7 @@
       trump_led_overtrump: function () { return gettext("Trump (%(trump)s) was led: beat the highest trump in the trick (%(best)s) when you can."); },
       must_trump: function () { return gettext("Rotterdam rule: void in %(suit)s, you must trump, even when your partner wins the trick."); },
       must_overtrump: function () { return gettext("Rotterdam rule: void in %(suit)s, you must overtrump the highest trump (%(best)s) when you can."); },
-      partner_trump_no_undertrump: function () { return gettext("Amsterdam rule: over your partner's trump (%(best)s) you may not undertrump while you hold a non-trump."); },
+      partner_trump_no_undertrump: function () { return gettext("Amsterdam rule: over your partner's trump (%(best)s) you may not undertrump while you hold a non-trump or a higher trump."); },
       opponent_must_trump: function () { return gettext("Amsterdam rule: void in %(suit)s with an opponent winning, you must trump."); },
       opponent_must_overtrump: function () { return gettext("Amsterdam rule: void in %(suit)s with an opponent winning, you must overtrump (%(best)s) when you can."); },
       opponent_no_undertrump: function () { return gettext("Amsterdam rule: you may not undertrump (%(best)s) while you hold a non-trump."); },

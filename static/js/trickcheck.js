@@ -304,7 +304,7 @@
   }
 
   function copyUrl(analysis) {
-    return entryUrl([
+    return entryUrl(withDeclarations(analysis, [
       ["playing", state.playing],
       ["points_a", analysis.points[0]],
       ["points_b", analysis.points[1]],
@@ -312,7 +312,16 @@
       ["roem_b", analysis.roem[1]],
       ["pit", analysis.pit || ""],
       ["trump", C.SUIT_LETTERS[state.trump]],
-    ]);
+    ]));
+  }
+
+  // Declared roem: the declarations that count, as the entry page writes them.
+  function withDeclarations(analysis, params) {
+    if (analysis.declarations) {
+      params.push(["declared_a", declaredText(analysis.declarations.A)]);
+      params.push(["declared_b", declaredText(analysis.declarations.B)]);
+    }
+    return params;
   }
 
   // A renege ends the hand in verzaken: the entry page opens with the offending team
@@ -326,7 +335,7 @@
       ["trump", C.SUIT_LETTERS[state.trump]],
     ];
     if (state.playing) params.unshift(["playing", state.playing]);
-    return entryUrl(params);
+    return entryUrl(withDeclarations(analysis, params));
   }
 
   function drawVerzaken(analysis) {
@@ -349,6 +358,18 @@
     box.appendChild(el("p", { className: "muted" }, [
       gettext("The first renege ends the hand: the other team gets 162 + all roem + the penalty. The score entry opens filled in; you still check and save it there."),
     ]));
+  }
+
+  /** "50+20+stuk": runs by points from high to low, then stuk (format_declarations). */
+  function declaredText(items) {
+    var runs = [], stuk = false;
+    (items || []).forEach(function (item) {
+      if (item.kind === "stuk") stuk = true;
+      else runs.push(item.points);
+    });
+    runs.sort(function (x, y) { return y - x; });
+    if (stuk) runs.push("stuk");
+    return runs.join("+");
   }
 
   function sideText(points, roem, basis) {

@@ -148,6 +148,24 @@ def test_undertrump_is_a_renege_under_amsterdam_only(page, live_server, shot):
     shot(page, "rotterdam-no-renege")
 
 
+def test_amsterdam_undertrumping_the_partner_while_holding_a_higher_trump(page, live_server, shot):
+    """Issue 15: clubs trumps, North trumps West's A♦ with 8♣ and South, void in ♦,
+    plays 7♣ under it. South's K♣ in trick 2 shows South held a higher trump, so the
+    undertrump is a renege under Amsterdam too (Board Game Arena calls it illegal)."""
+    open_checker(page, live_server)
+    setup(page, trump="C", leader="W", rules="amsterdam")
+    tap(page, "AD 8C KD 7C")
+    assert winner(page, 1) == "N"
+    assert verdicts(page, 1)["S"] == "open"
+    tap(page, "9S TS KC JS")  # North leads; South shows the K♣
+    assert verdicts(page, 1)["S"] == "renege"
+    line = trick(page, 1).locator(".tc-line.renege")
+    assert line.get_attribute("data-rule") == "partner_trump_no_undertrump"
+    text = line.inner_text()
+    assert "Amsterdam" in text and "higher trump" in text and "K♣" in text
+    shot(page, "amsterdam-partner-undertrump")
+
+
 def test_failing_to_follow_suit_shown_by_a_later_card(page, live_server, shot):
     """The renege every club knows: East shows void in ♦ and later plays a ♦."""
     open_checker(page, live_server)

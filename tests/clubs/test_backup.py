@@ -1,11 +1,41 @@
 """The end-of-evening backup and its restore, on the real database."""
 
+import io
+import json
+import os
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection, connections
 
+from clubs import backup as backup_module
 from clubs.backup import backup_database, restore_database
-from clubs.models import Member
+from clubs.models import Club, Member
 from tests import factories
+
+ON_SQLITE = connection.vendor == "sqlite"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def data_dir(settings, tmp_path):
+    """Safety copies and default backups go to a folder of the test's own."""
+    settings.DATA_DIR = tmp_path / "data"
+    return settings.DATA_DIR
+
+
+def everything_stored():
+    out = io.StringIO()
+    # Content types and permissions are made by the site itself (not in a JSON backup).
+    excluded = ["sessions", "axes", "contenttypes", "auth.permission"]
+    call_command("dumpdata", *(f"--exclude={label}" for label in excluded), stdout=out)
+    return sorted(json.dumps(item, sort_keys=True) for item in json.loads(out.getvalue()))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -36,9 +66,302 @@ def test_backup_command_writes_a_dated_file(tmp_path, capsys):
     assert str(files[0]) in capsys.readouterr().out
 
 
+@pytest.mark.django_db(transaction=True)
+def test_backups_are_readable_by_their_owner_only_in_a_private_folder(data_dir):
+    """They hold password hashes and live session keys."""
+    path = backup_database()
+    assert path.parent == data_dir / "backups"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    made_here = backup_database(data_dir / "elders" / "backups")
+    assert stat.S_IMODE(made_here.stat().st_mode) == 0o600
+    assert stat.S_IMODE(made_here.parent.stat().st_mode) == 0o700
+
+
 @pytest.mark.django_db
 def test_restore_refuses_without_yes_and_a_missing_file(tmp_path):
     with pytest.raises(CommandError, match="--yes"):
         call_command("restore", str(tmp_path / "x.sqlite3"))
     with pytest.raises(CommandError, match="No backup file"):
         call_command("restore", str(tmp_path / "x.sqlite3"), "--yes")
+
+
+# --- Files that must be refused, before anything is touched --------------------------------
+
+
+def _valid_backup(directory):
+    club = Club.objects.first() or factories.club(name="Echte Club")
+    factories.member(club, "Lid van de back-up")
+    return backup_database(directory)
+
+
+def _sqlite_file(directory, builder):
+    path = directory / "kapot.sqlite3"
+    builder(path)
+    return path
+
+
+def _damaged_pages(directory):
+    good = _valid_backup(directory / "good")
+    data = bytearray(good.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    assert len(data) >= 6 * page_size
+    for page in (2, 3, 4):  # b-tree pages of the tables, past the header page
+        start = page * page_size
+        data[start : start + page_size] = bytes([0x0D, 0xFF, 0xFF, 0x7F]) * (page_size // 4)
+    path = directory / "beschadigd.sqlite3"
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _truncated_sqlite(directory):
+    good = _valid_backup(directory / "good")
+    data = good.read_bytes()
+    path = directory / "afgebroken.sqlite3"
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+def _other_schema(directory):
+    def build(path):
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE boodschappen (id INTEGER PRIMARY KEY, wat TEXT)")
+        db.execute("INSERT INTO boodschappen (wat) VALUES ('melk')")
+        db.commit()
+        db.close()
+
+    return _sqlite_file(directory, build)
+
+
+def _other_version(directory):
+    good = _valid_backup(directory / "good")
+    db = sqlite3.connect(good)
+    db.execute("INSERT INTO django_migrations (app, name, applied) VALUES ('clubs', '9999_x', 0)")
+    db.commit()
+    db.close()
+    return good
+
+
+def _random_bytes(directory, suffix):
+    path = directory / f"willekeurig{suffix}"
+    path.write_bytes(os.urandom(50_000))
+    return path
+
+
+def _json(directory, text):
+    path = directory / "backup.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _truncated_json(directory):
+    good = backup_json(directory / "good")
+    data = good.read_text(encoding="utf-8")
+    return _json(directory, data[: len(data) // 2])
+
+
+def backup_json(directory):
+    """A JSON backup on any database (the format PostgreSQL sites write)."""
+    _valid_backup(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "klaverjas.json"
+    with path.open("w", encoding="utf-8") as out:
+        backup_module._dump_snapshot(out)
+    return path
+
+
+JSON_CASES = {
+    "an empty list": (lambda d: _json(d, "[]"), "empty"),
+    "no list": (lambda d: _json(d, '{"model": "clubs.club"}'), "not a list"),
+    "random bytes": (lambda d: _random_bytes(d, ".json"), "not a JSON backup"),
+    "a cut-short file": (_truncated_json, "cut short"),
+    "an unknown model": (
+        lambda d: _json(d, '[{"model": "shop.order", "pk": 1, "fields": {}}]'),
+        "does not know",
+    ),
+    "no object of this site": (
+        lambda d: _json(d, '[{"model": "auth.group", "pk": 1, "fields": {"name": "x"}}]'),
+        "no clubs",
+    ),
+}
+SQLITE_CASES = {
+    "random bytes": (lambda d: _random_bytes(d, ".sqlite3"), "not a SQLite database"),
+    "damaged pages": (_damaged_pages, "damaged"),
+    "a cut-short file": (_truncated_sqlite, "damaged"),
+    "another schema": (_other_schema, "not a backup of this site"),
+    "another version": (_other_version, "another version"),
+}
+
+
+def _assert_refused_and_untouched(path, match, data_dir):
+    factories.member(factories.club(name="Huidige Club"), "Blijft staan")
+    before = everything_stored()
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(path), "--yes")
+    message = str(refused.value)
+    assert message.startswith("Not restored, nothing changed:")
+    assert match in message and "\n" not in message
+    assert everything_stored() == before
+    safety = data_dir / "backups"
+    assert not safety.exists() or not list(safety.glob("before-restore-*"))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("case", JSON_CASES)
+def test_restore_refuses_a_json_file_that_is_no_backup(tmp_path, data_dir, case):
+    build, match = JSON_CASES[case]
+    (tmp_path / "in").mkdir()
+    path = build(tmp_path / "in")
+    _assert_refused_and_untouched(path, match, data_dir)
+
+
+@pytest.mark.skipif(not ON_SQLITE, reason="a .sqlite3 backup restores into a SQLite site")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("case", SQLITE_CASES)
+def test_restore_refuses_a_sqlite_file_that_is_no_good_backup(tmp_path, data_dir, case):
+    build, match = SQLITE_CASES[case]
+    (tmp_path / "in").mkdir()
+    path = build(tmp_path / "in")
+    _assert_refused_and_untouched(path, match, data_dir)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_writes_a_safety_copy_first_and_says_where(tmp_path, data_dir, capsys):
+    club = factories.club(name="Back-up Club")
+    factories.member(club, "In de back-up")
+    path = backup_database(tmp_path)
+    factories.member(club, "Na de back-up")
+    before = everything_stored()
+
+    call_command("restore", str(path), "--yes")
+
+    out = capsys.readouterr().out
+    safety = next((data_dir / "backups").glob("before-restore-*"))
+    assert str(safety) in out
+    assert stat.S_IMODE(safety.stat().st_mode) == 0o600
+    assert "Na de back-up" not in Member.objects.values_list("name", flat=True)
+    call_command("restore", str(safety), "--yes")
+    assert everything_stored() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_restore_that_fails_half_way_leaves_the_database_as_it_was(tmp_path, monkeypatch, capsys):
+    club = factories.club(name="Back-up Club")
+    factories.member(club, "In de back-up")
+    path = backup_database(tmp_path) if ON_SQLITE else backup_json(tmp_path)
+    factories.member(club, "Na de back-up")
+    before = everything_stored()
+
+    if ON_SQLITE:
+        real_copy = backup_module._copy_sqlite_into_live
+        calls = []
+
+        def copy_then_fail(source):
+            calls.append(source)
+            real_copy(source)
+            if len(calls) == 1:
+                raise OSError("disk full")
+
+        monkeypatch.setattr(backup_module, "_copy_sqlite_into_live", copy_then_fail)
+    else:
+        real_call_command = backup_module.call_command
+
+        def load_then_fail(name, *args, **kwargs):
+            real_call_command(name, *args, **kwargs)
+            if name == "loaddata":
+                raise OSError("disk full")
+
+        monkeypatch.setattr(backup_module, "call_command", load_then_fail)
+
+    with pytest.raises(CommandError, match="failed, the database is as it was: disk full"):
+        call_command("restore", str(path), "--yes")
+    assert everything_stored() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_from_the_command_line_refuses_in_one_line_without_a_traceback(tmp_path):
+    path = _random_bytes(tmp_path, ".sqlite3")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "KLAVERJAS_DATA_DIR": str(tmp_path),
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(path), "--yes"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Not restored" in lines[0]
+
+
+@pytest.mark.skipif(ON_SQLITE, reason="SQLite's backup API copies one consistent state")
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_taken_while_another_connection_writes_is_one_snapshot(tmp_path, monkeypatch):
+    """Clubs are dumped before members: a club and its member written by another
+    connection half-way through the dump must be in the file both or neither."""
+    factories.member(factories.club(name="Oude Club"), "Oud lid")
+    from django.core.serializers import json as json_serializer
+
+    real_end_object = json_serializer.Serializer.end_object
+    written = threading.Event()
+
+    def write_elsewhere():
+        try:
+            factories.member(factories.club(name="Nieuwe Club"), "Nieuw lid")
+        finally:
+            connections.close_all()
+
+    def end_object(self, obj):
+        real_end_object(self, obj)
+        if isinstance(obj, Club) and not written.is_set():
+            writer = threading.Thread(target=write_elsewhere)
+            writer.start()
+            writer.join()
+            written.set()
+
+    monkeypatch.setattr(json_serializer.Serializer, "end_object", end_object)
+    path = backup_database(tmp_path)
+    assert written.is_set()
+    monkeypatch.undo()
+
+    dumped = json.loads(path.read_text(encoding="utf-8"))
+    clubs = {item["fields"]["name"] for item in dumped if item["model"] == "clubs.club"}
+    members = {item["fields"]["name"] for item in dumped if item["model"] == "clubs.member"}
+    assert clubs == {"Oude Club"} and members == {"Oud lid"}
+    restore_database(path)
+    assert set(Member.objects.values_list("name", flat=True)) == {"Oud lid"}
+
+
+@pytest.mark.skipif(not ON_SQLITE, reason="a .sqlite3 backup restores into a SQLite site")
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_restores_onto_a_fresh_laptop_before_migrate(tmp_path):
+    factories.member(factories.club(name="Verhuisde Club"), "Meeverhuisd")
+    path = backup_database(tmp_path / "usb")
+    laptop = tmp_path / "laptop"
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+        "DJANGO_SETTINGS_MODULE": "config.settings.development",
+        "KLAVERJAS_DATA_DIR": str(laptop),
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(path), "--yes"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "before-restore-" in result.stdout
+    restored = sqlite3.connect(laptop / "db.sqlite3")
+    try:
+        names = [row[0] for row in restored.execute("SELECT name FROM clubs_member")]
+    finally:
+        restored.close()
+    assert names == ["Meeverhuisd"]

@@ -122,3 +122,78 @@ def test_sqlite_file_uses_wal_journal(tmp_path):
 
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+PRODUCTION = {
+    "DJANGO_SETTINGS_MODULE": "config.settings.production",
+    "DJANGO_SECRET_KEY": "x7Hq-9bZr_Lm3P" * 5,
+    "DJANGO_ALLOWED_HOSTS": "klaverjas.example.org",
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("DJANGO_HSTS_SECONDS", "1y"),
+        ("DJANGO_HSTS_SECONDS", "-5"),
+        ("DJANGO_TRUSTED_PROXY_COUNT", "one"),
+        ("DJANGO_EMAIL_URL", "mail.example.org"),
+        ("DJANGO_EMAIL_URL", "smtp://mail.example.org:port"),
+    ],
+)
+def test_a_bad_setting_is_one_clear_line(name, value):
+    result = manage("check", env={**PRODUCTION, name: value})
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and name in lines[0], result.stderr
+
+
+def test_without_the_sites_own_https_redirect_the_deploy_check_has_no_warnings():
+    """The proxy redirects to https (what DJANGO_SECURE_SSL_REDIRECT=0 says)."""
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env={**PRODUCTION, "DJANGO_SECURE_SSL_REDIRECT": "0"},
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "no issues" in result.stdout
+
+
+def test_an_email_url_gives_djangos_email_settings():
+    from config.settings.base import email_from_url
+
+    assert email_from_url("smtp://club%40example.org:p%3Ass@mail.example.org:2525?tls=1") == {
+        "EMAIL_HOST": "mail.example.org",
+        "EMAIL_PORT": 2525,
+        "EMAIL_HOST_USER": "club@example.org",
+        "EMAIL_HOST_PASSWORD": "p:ss",
+        "EMAIL_USE_TLS": True,
+        "EMAIL_USE_SSL": False,
+    }
+    assert email_from_url("smtps://mail.example.org")["EMAIL_PORT"] == 465
+    assert email_from_url("smtp://mail.example.org?tls=1")["EMAIL_PORT"] == 587
+    assert email_from_url("smtp://localhost")["EMAIL_PORT"] == 25
+
+
+def test_with_an_email_url_the_site_can_send_password_resets():
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings as s; "
+            "print(s.EMAIL_CONFIGURED, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS)",
+        ],
+        cwd=ROOT,
+        env={
+            **PRODUCTION,
+            "PATH": os.environ["PATH"],
+            "DJANGO_EMAIL_URL": "smtp://u:p@mx.example.org?tls=1",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.stdout.split() == ["True", "mx.example.org", "587", "True"], result.stderr

@@ -1,10 +1,13 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from clubs.backup import restore_database
+from clubs.backup import BackupRejected, restore_database
 
 
 class Command(BaseCommand):
-    help = "Replace the database's content with a backup file. Stop the site first."
+    help = (
+        "Replace the database's content with a backup file. Stop the site first. The file is "
+        "checked first and a safety copy of the current database is written."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="a .sqlite3 or .json file written by the backup command")
@@ -19,7 +22,13 @@ class Command(BaseCommand):
                 "with --yes."
             )
         try:
-            restore_database(path)
-        except (FileNotFoundError, ValueError) as exc:
-            raise CommandError(str(exc)) from exc
+            safety = restore_database(path)
+        except BackupRejected as exc:
+            raise CommandError(f"Not restored, nothing changed: {exc}") from None
+        except Exception as exc:  # the database is left as it was; say so in one line
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise CommandError(
+                f"Restoring {path} failed, the database is as it was: {first}"
+            ) from None
+        self.stdout.write(f"Safety copy of the database before the restore: {safety}")
         self.stdout.write(self.style.SUCCESS(f"Restored from {path}"))

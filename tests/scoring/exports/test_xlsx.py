@@ -171,6 +171,8 @@ def database_hand_log(competition):
                 hand.points_b,
                 hand.roem_a,
                 hand.roem_b,
+                hand.declared_a or None,
+                hand.declared_b or None,
                 hand.pit or None,
                 hand.verzaakt or None,
                 hand.playing if hand.nat else None,
@@ -199,10 +201,10 @@ def test_hand_log_has_one_row_per_hand_with_real_values(season):
     for got, want in zip(hands, expected, strict=True):
         assert isinstance(got[0], datetime.datetime) and got[0].date() == want[0]
         assert got[1:] == want[1:]
-    assert all(type(v) is int for row in hands for v in row[1:4] + row[10:14] + row[17:19])
+    assert all(type(v) is int for row in hands for v in row[1:4] + row[10:14] + row[19:21])
     assert len(sitouts) == Adjustment.objects.filter(kind="sitout").count() == 2
     assert all(row[2] is None and row[3] is None and row[-1] == 1600 for row in sitouts)
-    assert sheet.auto_filter.ref == f"A1:T{len(rows) + 1}"
+    assert sheet.auto_filter.ref == f"A1:V{len(rows) + 1}"
 
 
 def test_an_empty_competition_gives_a_sheet_with_only_the_header(club):

@@ -6,6 +6,7 @@ import dataclasses
 import pytest
 
 from scoring.rules import (
+    STUK,
     HandResult,
     InvalidHand,
     NatRoem,
@@ -236,7 +237,7 @@ SCORES = {
         "match-1500",
         "A",
         (70, 92),
-        ((50,), (20,)),
+        ((50,), (STUK,)),
         None,
         (50, 182),
         True,
@@ -426,11 +427,11 @@ INVALID = {
                                     "roem_too_high"),
     "declared_six_runs_of_three": (M1500, "A", (100, 62), ((20,) * 6, ()), None, "roem",
                                    "roem_impossible"),
-    "declared_runs_for_both_teams": (M1500, "A", (100, 62), ((50,), (50,)), None, "roem",
-                                     "roem_conflict"),
-    "declared_two_runs_and_two_stuks": (M1500, "A", (100, 62), ((20, 20), (20, 20)), None,
-                                        "roem", "roem_conflict"),
-    "declared_roem_for_the_team_without_a_trick": (M1500, "A", (162, 0), ((50,), (20,)), "A",
+    "counted_totals_with_runs_for_both_teams": (M1500, "A", (100, 62), (50, 50), None, "roem",
+                                                "roem_conflict"),
+    "declared_stuk_for_both_teams": (M1500, "A", (100, 62), ((20, STUK), (20, STUK)), None,
+                                     "roem", "roem_conflict"),
+    "counted_total_for_the_team_without_a_trick": (M1500, "A", (162, 0), (50, 20), "A",
                                                    "roem", "roem_without_tricks"),
 }  # fmt: skip
 
@@ -479,7 +480,13 @@ def test_extreme_but_possible_roem_is_accepted(points, roem, pit):
 
 @pytest.mark.parametrize(
     "roem",
-    [((50,), (20,)), ((20, 20), (20,)), ((100, 20, 50, 50), (20,)), ((20, 50, 100, 20), ())],
+    [
+        ((50,), (STUK,)),
+        ((20, 20), (STUK,)),
+        ((100, 20, 50, 50), (STUK,)),
+        ((20, 50, 100, STUK), ()),
+        ((50,), (50,)),
+    ],
 )
 def test_declared_roem_that_one_team_can_score_is_accepted(roem):
     score_hand(M1500, playing="A", points=(100, 62), roem=roem)

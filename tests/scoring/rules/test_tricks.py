@@ -26,6 +26,7 @@ from scoring.rules import (
     trick_roem_detail,
     trick_winner,
 )
+from tests.scoring.legal_positions import ISSUE_POSITIONS, LEGAL
 
 ROTTERDAM = get_ruleset("rotterdam")
 AMSTERDAM = get_ruleset("amsterdam")
@@ -216,62 +217,26 @@ def test_roem_made_with_the_losers_cards_goes_to_the_trick_winner():
 
 # --- Legal cards -------------------------------------------------------------------------------
 
-R, A = PlayRule.ROTTERDAM, PlayRule.AMSTERDAM
-
-# (rule, hand, trick so far, expected legal cards); trumps are hearts throughout.
-LEGAL = [
-    # Leading: anything.
-    (R, "7H AC KD", "", "7H AC KD"),
-    (A, "7H AC KD", "", "7H AC KD"),
-    # Follow suit if you can, also when the trick has been trumped; no duty to beat.
-    (R, "7C AC 8H", "KC", "7C AC"),
-    (A, "7C AC 9H", "KC 8H", "7C AC"),
-    # Trump led: beat the highest trump in the trick when able...
-    (R, "JH AH 7C", "9H", "JH"),
-    (A, "8H QH 7C", "7H", "8H QH"),
-    # ... even the partner's (the partner led A♥, the opponent played 7♥) ...
-    (R, "9H KH 7C", "AH 7H", "9H"),
-    (A, "9H KH 7C", "AH 7H", "9H"),
-    # ... otherwise any trump; void in trumps, anything.
-    (R, "AH 8H 7C", "JH", "AH 8H"),
-    (A, "AH 8H 7C", "JH", "AH 8H"),
-    (R, "7C KD", "9H", "7C KD"),
-    # Void, holding trump, no trump in the trick, opponent winning: trump.
-    (R, "7H QH KD", "AC", "7H QH"),
-    (A, "7H QH KD", "AC", "7H QH"),
-    # Void, partner winning with a plain card: Rotterdam trumps, Amsterdam is free.
-    (R, "7H QH KD", "QC AC 9C", "7H QH"),
-    (A, "7H QH KD", "QC AC 9C", "7H QH KD"),
-    # Void, partner winning with a trump: Rotterdam must overtrump the partner...
-    (R, "7H QH KD", "AC 8H 7C", "QH"),
-    # ... and undertrump when it cannot; Amsterdam may discard or overtrump, not undertrump.
-    (R, "7H KD", "AC 8H 7C", "7H"),
-    (A, "7H QH KD", "AC 8H 7C", "QH KD"),
-    (A, "7H KD", "AC 8H 7C", "KD"),
-    # Nothing but trumps: an undertrump is then allowed under both.
-    (R, "7H", "AC 8H 7C", "7H"),
-    (A, "7H", "AC 8H 7C", "7H"),
-    # Void, an opponent winning with a trump: overtrump when able (both rules) ...
-    (R, "7H QH KD", "AC 8H", "QH"),
-    (A, "7H QH KD", "AC 8H", "QH"),
-    # ... if not: Rotterdam undertrumps, Amsterdam discards a non-trump ...
-    (R, "7H KD", "AC 8H", "7H"),
-    (A, "7H KD", "AC 8H", "KD"),
-    # ... and with nothing but (lower) trumps, undertrumps.
-    (A, "7H", "AC 8H", "7H"),
-    # Void with no trumps: anything.
-    (R, "KD 7S", "AC", "KD 7S"),
-    (A, "KD 7S", "AC", "KD 7S"),
-    # The third player's partner led and was overtrumped by the opponent: overtrump.
-    (A, "9H 7H 8D", "AC JD KH", "9H"),
-]
+# The table of positions is shared with the trick checker's JavaScript agreement test.
 
 
-@pytest.mark.parametrize(("rule", "hand", "trick", "expected"), LEGAL)
-def test_legal_cards(rule, hand, trick, expected):
+@pytest.mark.parametrize(("rule", "hand", "trick", "expected", "code"), LEGAL)
+def test_legal_cards(rule, hand, trick, expected, code):
     assert legal_cards(hand, trick.split(), "H", rule) == cards(expected)
-    preset = ROTTERDAM if rule is R else AMSTERDAM
+    preset = ROTTERDAM if rule is PlayRule.ROTTERDAM else AMSTERDAM
     assert legal_cards(cards(hand), cards(trick), Suit.HEARTS, preset) == cards(expected)
+
+
+@pytest.mark.parametrize(("rule", "hand", "trick", "trump", "expected", "code"), ISSUE_POSITIONS)
+def test_legal_cards_with_their_own_trump(rule, hand, trick, trump, expected, code):
+    assert legal_cards(hand.split(), trick.split(), trump, rule) == cards(expected)
+
+
+def test_amsterdam_no_undertrump_over_the_partners_trump_while_holding_a_higher_one():
+    # Issue 15: clubs trumps, partner trumped the A♦ with 8♣; 7♣ would undertrump.
+    assert legal_cards(["7C", "KC"], ["AD", "8C", "KD"], "C", AMSTERDAM) == cards("KC")
+    # Every card a lower trump: the undertrump is then the only play.
+    assert legal_cards(["7C"], ["AD", "8C", "KD"], "C", AMSTERDAM) == cards("7C")
 
 
 def test_legal_cards_keep_the_order_of_the_hand():

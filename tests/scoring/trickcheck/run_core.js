@@ -34,5 +34,9 @@ const result = {
       core.trickPoints(cards, trump)];
   }),
   legal: cases.legal.map(([hand, trick, trump, amsterdam]) => core.legalMask(core.maskOf(hand), trick, trump, amsterdam) >>> 0),
+  positions: cases.positions.map(([hand, trick, trump, amsterdam]) => {
+    const play = core.legalPlay(core.maskOf(hand), trick, trump, amsterdam);
+    return [play.mask >>> 0, play.rule];
+  }),
 };
 process.stdout.write(JSON.stringify(result));

@@ -23,6 +23,7 @@ import pytest
 
 from scoring.rules import (
     RULESETS,
+    Card,
     NatBasis,
     PlayRule,
     RoemRule,
@@ -32,12 +33,14 @@ from scoring.rules import (
     get_ruleset,
     legal_cards,
     legal_mask,
+    parse_suit,
     simulate_deal,
     trick_points,
     trick_roem,
     trick_roem_detail,
     trick_winner,
 )
+from tests.scoring.legal_positions import all_positions
 
 HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "run_core.js"
@@ -243,6 +246,18 @@ def _roem_cases(rng, count):
     return tricks
 
 
+#: The table of legal-play positions the Python core's tests use too (DOMAIN.md,
+#: "Legal play", Amsterdam undertrumping included).
+POSITIONS = all_positions()
+
+
+def _position(row):
+    """A row of the table as the JS core takes it: (hand ints, trick ints, trump, amsterdam)."""
+    rule, hand, trick, trump, _, _ = row
+    ints = [[int(Card(c)) for c in text.split()] for text in (hand, trick)]
+    return [*ints, int(parse_suit(trump)), rule is PlayRule.AMSTERDAM]
+
+
 def _legal_positions(rng, count):
     positions = []
     for _ in range(count):
@@ -276,7 +291,9 @@ def agreement(tmp_path_factory):
     roem = _roem_cases(rng, ROEM_TRICKS * SCALE)
     legal = _legal_positions(rng, LEGAL_POSITIONS * SCALE)
     path = tmp_path_factory.mktemp("trickcheck") / "cases.json"
-    path.write_text(json.dumps({"hands": hands, "roem": roem, "legal": legal}))
+    positions = [_position(row) for row in POSITIONS]
+    payload = {"hands": hands, "roem": roem, "legal": legal, "positions": positions}
+    path.write_text(json.dumps(payload))
     run = subprocess.run(
         [node, str(RUNNER), str(path)], capture_output=True, text=True, timeout=120, check=False
     )
@@ -342,7 +359,7 @@ def test_every_renege_names_the_rule_broken(agreement):
                     assert rule
                     rules.add(rule)
     assert {"follow_suit", "trump_led_overtrump", "must_trump", "must_overtrump"} <= rules
-    assert {"opponent_must_trump", "opponent_no_undertrump"} <= rules
+    assert {"opponent_must_trump", "opponent_no_undertrump", "partner_trump_no_undertrump"} <= rules
 
 
 def test_roem_winner_points_and_descriptions_agree(agreement):
@@ -363,6 +380,15 @@ def test_legal_sets_agree_on_random_positions(agreement):
     for (hand, trick, trump, amsterdam), got in zip(legal, out["legal"], strict=True):
         rule = "amsterdam" if amsterdam else "rotterdam"
         assert got == _bits(legal_cards(hand, trick, trump, rule)), (hand, trick, trump, rule)
+
+
+@pytest.mark.parametrize("row", POSITIONS, ids=lambda row: f"{row[0]}-{row[1]}-on-{row[2]}")
+def test_the_table_of_positions_gives_the_same_cards_and_rule_in_both_languages(agreement, row):
+    rule, hand, trick, trump, expected, code = row
+    got = agreement[4]["positions"][POSITIONS.index(row)]
+    want = _bits(Card(c) for c in expected.split())
+    assert _bits(legal_cards(hand.split(), trick.split(), trump, rule)) == want  # Python
+    assert got == [want, code]  # JavaScript: the legal mask and the rule it names
 
 
 def test_every_preset_was_compared():

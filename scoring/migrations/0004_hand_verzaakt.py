@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0002_game_scorer_team'),
+        ('scoring', '0003_hand_declared_roem'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,59 @@
+"""Migration 0003 moves a competition's hands per game into its rule-set overrides,
+so every competition plays exactly what it played before."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("tournaments", "0002_leagues")]
+AFTER = [("tournaments", "0003_competition_hands_per_game_into_ruleset")]
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+def test_hands_per_game_becomes_an_override_only_where_it_differs_from_the_preset():
+    apps = migrate(BEFORE)
+    Club = apps.get_model("clubs", "Club")
+    Competition = apps.get_model("tournaments", "Competition")
+    club = Club.objects.create(name="KC", slug="kc")
+    rows = {
+        "boompje": ("rotterdam", {}, 16),
+        "twelve": ("amsterdam", {"pit_bonus": 50}, 12),
+        "single": ("single-deal", {}, 1),
+        "single-16": ("single-deal", {}, 16),  # made through the old form: 16 hands
+    }
+    for name, (preset, overrides, hands) in rows.items():
+        Competition.objects.create(
+            club=club,
+            name=name,
+            start_date="2026-09-01",
+            end_date="2027-05-31",
+            ruleset_preset=preset,
+            ruleset_overrides=overrides,
+            hands_per_game=hands,
+        )
+    try:
+        apps = migrate(AFTER)
+        Competition = apps.get_model("tournaments", "Competition")
+        stored = dict(Competition.objects.values_list("name", "ruleset_overrides"))
+        assert stored == {
+            "boompje": {},
+            "twelve": {"pit_bonus": 50, "hands_per_game": 12},
+            "single": {},
+            "single-16": {"hands_per_game": 16},
+        }
+        apps = migrate(BEFORE)  # and back
+        Competition = apps.get_model("tournaments", "Competition")
+        back = {c.name: (c.ruleset_overrides, c.hands_per_game) for c in Competition.objects.all()}
+        assert back == {name: (overrides, hands) for name, (_, overrides, hands) in rows.items()}
+    finally:
+        Competition.objects.all().delete()
+        Club.objects.all().delete()
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
