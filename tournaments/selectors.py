@@ -18,7 +18,11 @@ def club_competitions(*, club):
 
 def competition_evenings(*, competition):
     return competition.evenings.annotate(
-        present=Count("attendances", filter=Q(attendances__status=Attendance.Status.PRESENT)),
+        present=Count(
+            "attendances",
+            filter=Q(attendances__status=Attendance.Status.PRESENT),
+            distinct=True,
+        ),
         round_count=Count("rounds", distinct=True),
     )
 

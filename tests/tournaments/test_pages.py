@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Attendance, Competition, Evening, Round
 
 pytestmark = pytest.mark.django_db
@@ -140,6 +140,20 @@ def test_competition_page_lists_evenings_with_constant_queries(
     with django_assert_max_num_queries(6):
         response = client.get(season.get_absolute_url())
     assert response.text.count("/evenings/") == 6
+
+
+def test_competition_page_counts_each_present_player_once_however_many_rounds(
+    client, club, director, django_assert_num_queries
+):
+    season = factories.competition(club)
+    evening = factories.evening(season, present=factories.members(club, 14))
+    for _ in range(3):
+        services.round_draw(evening=evening, by=director)
+    evenings = list(selectors.competition_evenings(competition=season))
+    assert [(e.present, e.round_count) for e in evenings] == [(14, 3)]
+    with django_assert_num_queries(5):
+        response = client.get(season.get_absolute_url())
+    assert '<td class="num">14</td><td class="num">3</td>' in response.text
 
 
 PAGES = [
