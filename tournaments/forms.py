@@ -1,11 +1,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.forms import DateInput
+
 from .models import Competition, Evening
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
 
 
 class CompetitionForm(forms.ModelForm):

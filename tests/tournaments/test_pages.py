@@ -1,12 +1,16 @@
 """Running a season from the club's pages, without the admin site."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests import factories
+from tests.security.forms import page_forms
 from tournaments import selectors, services
+from tournaments.forms import EveningForm, PeriodForm
 from tournaments.models import Attendance, Competition, Evening, Round
 
 pytestmark = pytest.mark.django_db
@@ -154,6 +158,48 @@ def test_competition_page_counts_each_present_player_once_however_many_rounds(
     with django_assert_num_queries(5):
         response = client.get(season.get_absolute_url())
     assert '<td class="num">14</td><td class="num">3</td>' in response.text
+
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def as_the_browser_sends(page_url, html, action):
+    """The form's data as a browser posts it: a date input drops any value that is not ISO."""
+    (form,) = [f for f in page_forms(page_url, html) if f.action == action]
+    data = form.data()
+    for field in form.fields:
+        if field.kind == "date" and not ISO_DATE.fullmatch(field.value):
+            data[field.name] = ""
+    return data
+
+
+def test_in_dutch_the_competition_edit_form_shows_its_dates_and_saves_them_unchanged(
+    logged_in, club
+):
+    season = factories.competition(
+        club, start_date=datetime.date(2026, 12, 1), end_date=datetime.date(2027, 5, 31)
+    )
+    edit_url = url("competition-edit", club, pk=season.pk)
+    with translation.override("nl"):
+        page = logged_in.get(edit_url, headers={"accept-language": "nl"})
+        assert 'value="2026-12-01"' in page.text
+        data = as_the_browser_sends(edit_url, page.text, edit_url)
+        response = logged_in.post(edit_url, data, headers={"accept-language": "nl"})
+    assert response.status_code == 302, response.context["form"].errors
+    season.refresh_from_db()
+    assert (season.start_date, season.end_date) == (
+        datetime.date(2026, 12, 1),
+        datetime.date(2027, 5, 31),
+    )
+
+
+def test_in_dutch_the_evening_and_period_forms_write_iso_dates(logged_in, club):
+    season = factories.competition(club)
+    evening = factories.evening(season, datetime.date(2026, 12, 1))
+    with translation.override("nl"):
+        assert 'value="2026-12-01"' in str(EveningForm(instance=evening)["date"])
+        period = PeriodForm(initial={"start_date": datetime.date(2026, 12, 1)})
+        assert 'value="2026-12-01"' in str(period["start_date"])
 
 
 PAGES = [
