@@ -163,7 +163,7 @@ def evening_result(request, club, pk):
         "evening": evening,
         "competition": competition,
         "table": table,
-        "progress": standings.table_progress(evening=evening),
+        "result": result,
         "board": board,
         "refresh": board and evening.status != Evening.Status.FINISHED,
     }

@@ -9,6 +9,8 @@ deals four times. Clubs that cut for the first deal seat the draw accordingly.
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.utils.translation import gettext as _
+
 from clubs.models import Member
 from scoring import rules
 from tournaments.models import Evening, Round, Seat, Table
@@ -207,6 +209,22 @@ class TableProgress:
         if not self.length:
             return 0
         return min(99, round(100 * self.game.hands_entered / self.length))
+
+    @property
+    def how_far(self):
+        """In words: "12 of 16 hands", "16 hands, to be confirmed", "confirmed"."""
+        if self.game is None:
+            return _("not started")
+        if self.game.status == Game.Status.CONFIRMED:
+            return _("confirmed")
+        count = self.game.hands_entered
+        if self.length:
+            hands = _("%(count)s of %(length)s hands") % {"count": count, "length": self.length}
+        else:
+            hands = _("%(count)s hands") % {"count": count}
+        if self.game.status == Game.Status.COMPLETE:
+            return _("%(hands)s, to be confirmed") % {"hands": hands}
+        return hands
 
     @property
     def missing(self):
