@@ -167,6 +167,25 @@ def test_correcting_a_confirmed_game_needs_a_reason_and_is_logged(director_clien
     assert entry.before[15]["points_a"] == 100 and entry.after[15]["points_a"] == 120
 
 
+def test_changing_one_sides_points_of_a_stored_row_moves_the_other_side(director_client, table):
+    game = record(table.game, 2)  # two hands of 100 - 62
+    rows = [made(90, points_b="62"), made(100, points_b="70")]
+    data = sheet_data(rows, version=game.version, reason="Spel 1 en 2 verkeerd overgenomen")
+    response = director_client.post(sheet_url(table), data)
+    assert response.status_code == 302, response.context["sheet"].forms[0].errors
+    points = list(Hand.objects.order_by("number").values_list("points_a", "points_b"))
+    assert points == [(90, 72), (92, 70)]
+
+
+def test_changing_both_sides_of_a_stored_row_must_add_up(director_client, table):
+    game = record(table.game, 2)
+    rows = [made(90, points_b="60"), made(100, points_b="62")]
+    data = sheet_data(rows, version=game.version, reason="x")
+    response = director_client.post(sheet_url(table), data)
+    assert response.status_code == 422
+    assert list(Hand.objects.values_list("points_a", flat=True)) == [100, 100]
+
+
 def test_confirming_a_complete_game_from_the_sheet_needs_no_reason(director_client, table):
     game = record(table.game, 16)
     rows = [made(100)] * 16
