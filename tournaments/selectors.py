@@ -39,6 +39,10 @@ def evening_rounds(*, evening):
     return evening.rounds.order_by("number")
 
 
+def round_is_last(*, round_: Round) -> bool:
+    return not round_.evening.rounds.filter(number__gt=round_.number).exists()
+
+
 def round_plan(*, round_: Round):
     """The round's tables with their four seats in N E S W order, and its sit-outs."""
     seats = list(Seat.objects.filter(round=round_).select_related("member", "table").order_by("pk"))

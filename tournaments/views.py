@@ -256,15 +256,28 @@ def round_draw(request, club, pk):
 def round_detail(request, club, pk):
     round_ = _round(club, pk)
     plan, sitouts = selectors.round_plan(round_=round_)
+    wall = request.GET.get("wall") == "1"
+    # The wall shows the plan only: no director's buttons, no private entry links.
+    can_manage = has_role(request.user, club, Role.DIRECTOR) and not wall
+    # Seats can change, and the draw be taken back, only before the first hand
+    # (the services refuse it later; the page does not offer it).
+    changeable = (
+        can_manage
+        and round_.evening.is_open
+        and round_.evening.competition.format != Competition.Format.LEAGUE
+        and not any(row["game"] and row["game"].hands_entered for row in plan)
+    )
     context = {
         "club": club,
         "round": round_,
         "evening": round_.evening,
         "plan": plan,
         "sitouts": sitouts,
-        "can_manage": has_role(request.user, club, Role.DIRECTOR),
-        "can_score": has_role(request.user, club, Role.SCORER),
-        "wall": request.GET.get("wall") == "1",
+        "can_manage": can_manage,
+        "can_score": has_role(request.user, club, Role.SCORER) and not wall,
+        "can_swap": changeable,
+        "can_take_back": changeable and selectors.round_is_last(round_=round_),
+        "wall": wall,
     }
     return render(request, "tournaments/round_detail.html", context)
 

@@ -7,6 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from scoring import services as scoring_services
+from scoring.services import HandInput
 from tests import factories
 from tests.security.forms import page_forms
 from tournaments import selectors, services
@@ -118,6 +120,40 @@ def test_swap_through_the_round_page(logged_in, club, director):
     a, b = round_.seats.order_by("pk")[:2]
     logged_in.post(url("seat-swap", club, pk=round_.pk), {"first": a.pk, "second": b.pk})
     assert round_.seats.get(table=a.table, position=a.position).member_id == b.member_id
+
+
+def test_undo_and_swap_are_offered_only_while_the_round_has_no_scores(logged_in, club, director):
+    season = factories.competition(club)
+    evening = factories.evening(season, present=factories.members(club, 8))
+    first = services.round_draw(evening=evening, by=director, seed=1)
+    delete, swap = url("round-delete", club, pk=first.pk), url("seat-swap", club, pk=first.pk)
+    page = logged_in.get(first.get_absolute_url()).text
+    assert delete in page and swap in page
+    second = services.round_draw(evening=evening, by=director, seed=2)
+    page = logged_in.get(first.get_absolute_url()).text
+    assert delete not in page and swap in page  # only the last draw can be taken back
+    game = second.tables.first().game
+    scoring_services.hand_record(
+        game=game, data=HandInput(playing="A", points_a=100, points_b=62), keeper="A"
+    )
+    page = logged_in.get(second.get_absolute_url()).text
+    assert url("round-delete", club, pk=second.pk) not in page
+    assert url("seat-swap", club, pk=second.pk) not in page
+
+
+def test_the_wall_view_shows_no_director_buttons_and_no_entry_links(logged_in, club, director):
+    season = factories.competition(club)
+    evening = factories.evening(season, present=factories.members(club, 8))
+    round_ = services.round_draw(evening=evening, by=director, seed=1)
+    page = logged_in.get(round_.get_absolute_url() + "?wall=1").text
+    for table in round_.tables.all():
+        assert f"/t/{table.token}/" not in page
+        assert f"/tables/{table.pk}/sheet/" not in page
+    assert url("round-delete", club, pk=round_.pk) not in page
+    assert url("seat-swap", club, pk=round_.pk) not in page
+    assert "/qr/" not in page
+    seat = round_.seats.select_related("member").first()
+    assert seat.member.name in page
 
 
 def test_round_page_query_count_does_not_grow_with_tables(
