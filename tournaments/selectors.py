@@ -39,6 +39,12 @@ def evening_rounds(*, evening):
     return evening.rounds.order_by("number")
 
 
+def evening_unplayed_rounds(*, evening) -> list[int]:
+    """The numbers of the rounds the competition plans that are not drawn yet."""
+    drawn = evening.rounds.count()
+    return list(range(drawn + 1, evening.competition.rounds_per_evening + 1))
+
+
 def round_is_last(*, round_: Round) -> bool:
     return not round_.evening.rounds.filter(number__gt=round_.number).exists()
 

@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Member
@@ -39,6 +40,15 @@ def _pk(value):
     if not (value or "").isdigit():
         raise Http404
     return int(value)
+
+
+def _unplayed_words(numbers):
+    """ "Round 3 has not been played." for the close question and its warning."""
+    return ngettext(
+        "Round %(rounds)s has not been played.",
+        "Rounds %(rounds)s have not been played.",
+        len(numbers),
+    ) % {"rounds": ", ".join(str(n) for n in numbers)}
 
 
 def _error_messages(request, exc):
@@ -173,7 +183,13 @@ def evening_detail(request, club, pk):
     evening = _evening(club, pk)
     can_manage = has_role(request.user, club, Role.DIRECTOR)
     present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
+    close_question = _("Close the evening? Its result becomes final.")
+    if can_manage and evening.is_open:
+        unplayed = selectors.evening_unplayed_rounds(evening=evening)
+        if unplayed:
+            close_question += " " + _unplayed_words(unplayed)
     context = {
+        "close_question": close_question,
         "club": club,
         "evening": evening,
         "competition": evening.competition,
@@ -227,12 +243,15 @@ def evening_attendance(request, club, pk):
 @club_required(Role.DIRECTOR)
 def evening_status(request, club, pk):
     evening = _evening(club, pk)
+    status = request.POST.get("status", "")
+    unplayed = selectors.evening_unplayed_rounds(evening=evening)
     try:
-        services.evening_set_status(
-            evening=evening, status=request.POST.get("status", ""), by=request.user
-        )
+        services.evening_set_status(evening=evening, status=status, by=request.user)
     except ValidationError as exc:
         _error_messages(request, exc)
+    else:
+        if status == Evening.Status.FINISHED and unplayed:
+            messages.warning(request, _("The evening is closed.") + " " + _unplayed_words(unplayed))
     return redirect(evening)
 
 

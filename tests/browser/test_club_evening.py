@@ -254,8 +254,11 @@ def test_a_club_evening_from_season_to_standings(page, phone, live_server, shot,
 
     # --- Close the evening: the standings count it --------------------------------------------
     page.goto(f"{live_server.url}/clubs/de-boom/evenings/{evening.pk}/")
+    questions = []
+    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
     with page.expect_navigation():
         page.click("button:has-text('Avond afsluiten')")
+    assert len(questions) == 1  # closing asks first
     shot(page, "evening-closed")
     page.goto(f"{live_server.url}/clubs/de-boom/competitions/{season.pk}/standings/")
     shot(page, "standings")

@@ -5,9 +5,10 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from scoring import services as scoring_services
+from scoring.models import Game
 from scoring.services import HandInput
 from tests import factories
 from tests.security.forms import page_forms
@@ -154,6 +155,46 @@ def test_the_wall_view_shows_no_director_buttons_and_no_entry_links(logged_in, c
     assert "/qr/" not in page
     seat = round_.seats.select_related("member").first()
     assert seat.member.name in page
+
+
+def test_closing_with_rounds_not_drawn_says_which_before_and_after(logged_in, club, director):
+    season = factories.competition(club, rounds_per_evening=3)
+    evening = factories.evening(season, present=factories.members(club, 8))
+    services.round_draw(evening=evening, by=director, seed=1)
+    english = {"accept-language": "en"}
+    page = logged_in.get(evening.get_absolute_url(), headers=english).text
+    assert 'data-confirm="Close the evening? Its result becomes final. Rounds 2, 3 have not' in page
+    Game.objects.filter(table__round__evening=evening).update(
+        status="confirmed", confirmed_at=timezone.now()
+    )
+    response = logged_in.post(
+        url("evening-status", club, pk=evening.pk),
+        {"status": "finished"},
+        headers=english,
+        follow=True,
+    )
+    evening.refresh_from_db()
+    assert evening.status == "finished"
+    assert "The evening is closed. Rounds 2, 3 have not been played." in response.text
+    assert "Reopen the evening? Its result is provisional again" in response.text
+
+
+def test_what_destroys_or_closes_asks_first(logged_in, club, director):
+    season = factories.competition(club, rounds_per_evening=1)
+    evening = factories.evening(season, present=factories.members(club, 8))
+    round_ = services.round_draw(evening=evening, by=director, seed=1)
+    english = {"accept-language": "en"}
+    page = logged_in.get(evening.get_absolute_url(), headers=english).text
+    assert 'data-confirm="Close the evening? Its result becomes final."' in page
+    assert "/static/js/confirm.js" in page
+    page = logged_in.get(round_.get_absolute_url(), headers=english).text
+    assert 'data-confirm="Take back this draw?' in page
+    table = round_.tables.first()
+    scoring_services.hand_record(
+        game=table.game, data=HandInput(playing="A", points_a=100, points_b=62), keeper="A"
+    )
+    page = logged_in.get(f"/t/{table.token}/", headers=english).text
+    assert 'data-confirm="Undo the last hand?' in page
 
 
 def test_round_page_query_count_does_not_grow_with_tables(
