@@ -3,10 +3,10 @@
 import pytest
 
 from scoring.models import Hand
-from tournaments.models import Round
 from tests import factories
 from tests.browser.conftest import login
 from tests.scoring.test_table_entry import evening_in_play, record
+from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
