@@ -239,6 +239,7 @@ class RoundSheets:
     sitouts: list[str]
     filled: bool
     printed: date | None = None
+    warning: str = ""  # on every sheet when its QR code cannot work (printed as localhost)
 
 
 def sheet_length(ruleset: rules.Ruleset) -> int:
