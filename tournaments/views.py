@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -163,7 +164,9 @@ def period_remove(request, club, pk, period):
 @club_required(Role.DIRECTOR)
 def evening_create(request, club, pk):
     competition = _competition(club, pk)
-    form = EveningForm(request.POST or None)
+    today = timezone.localdate()
+    initial = {"date": selectors.next_club_night(competition=competition, today=today)}
+    form = EveningForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             evening = services.evening_create(

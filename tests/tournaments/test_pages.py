@@ -68,6 +68,62 @@ def test_create_a_season_and_an_evening_from_the_club_page(logged_in, club):
     assert response["Location"] == evening.get_absolute_url()
 
 
+def test_a_directors_home_page_links_tonights_evening_and_the_next_one(
+    client, club, other_club, django_assert_num_queries
+):
+    today = timezone.localdate()
+    director = factories.role(club, "director")
+    factories.role(other_club, "scorer", director)
+    season = factories.competition(
+        club,
+        start_date=today - datetime.timedelta(days=60),
+        end_date=today + datetime.timedelta(days=200),
+    )
+    factories.evening(season, today - datetime.timedelta(weeks=1))
+    tonight = factories.evening(season, today)
+    next_week = factories.evening(season, today + datetime.timedelta(weeks=1))
+    factories.evening(season, today + datetime.timedelta(weeks=2))
+    theirs = factories.competition(
+        other_club,
+        start_date=today - datetime.timedelta(days=60),
+        end_date=today + datetime.timedelta(days=200),
+    )
+    scored_only = factories.evening(theirs, today)
+    client.force_login(director)
+    with django_assert_num_queries(4):  # session, user, clubs, evenings
+        page = client.get("/", headers={"accept-language": "en"}).text
+    tonight_section = page.split('id="tonight"')[1].split("</section>")[0]
+    assert [tonight.get_absolute_url(), next_week.get_absolute_url()] == re.findall(
+        r'href="([^"]+)"', tonight_section
+    )
+    assert "Tonight · " + club.name in tonight_section
+    assert scored_only.get_absolute_url() not in page
+
+
+def test_nobody_logged_in_sees_no_evenings_on_the_home_page(client, club):
+    assert 'id="tonight"' not in client.get("/").text
+
+
+def test_a_new_evening_is_on_the_next_club_night(logged_in, club):
+    season = factories.competition(club)  # 2026-09-01 .. 2027-05-31
+    tuesday = datetime.date(2026, 10, 6)
+    assert selectors.next_club_night(competition=season, today=tuesday) == tuesday
+    before = datetime.date(2026, 8, 1)
+    assert selectors.next_club_night(competition=season, today=before) == season.start_date
+    factories.evening(season, tuesday)
+    for today, expected in [
+        (datetime.date(2026, 10, 7), datetime.date(2026, 10, 13)),  # a week later
+        (datetime.date(2026, 10, 13), datetime.date(2026, 10, 13)),
+        (datetime.date(2026, 10, 14), datetime.date(2026, 10, 20)),  # a week skipped
+        (datetime.date(2026, 11, 2), datetime.date(2026, 11, 3)),
+    ]:
+        assert selectors.next_club_night(competition=season, today=today) == expected
+    page = logged_in.get(url("evening-create", club, pk=season.pk)).text
+    proposed = re.search(r'name="date" value="([\d-]+)"', page).group(1)
+    night = datetime.date.fromisoformat(proposed)
+    assert night.weekday() == tuesday.weekday() and night >= tuesday + datetime.timedelta(weeks=1)
+
+
 def test_bad_dates_show_a_message_and_save_nothing(logged_in, club):
     response = logged_in.post(
         url("competition-create", club),
