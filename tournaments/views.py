@@ -2,8 +2,9 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -228,7 +229,12 @@ def evening_attendance(request, club, pk):
                     evening=evening, member=member, status=status, by=request.user
                 )
             except ValidationError as exc:
+                if _wants_json(request):
+                    return JsonResponse({"errors": exc.messages}, status=400)
                 _error_messages(request, exc)
+            else:
+                if _wants_json(request):
+                    return _attendance_row(request, evening, member)
         return redirect(f"{request.path}#m{request.POST.get('member', '')}")
     rows = selectors.evening_attendance(evening=evening)
     context = {
@@ -240,6 +246,24 @@ def evening_attendance(request, club, pk):
         "Status": Attendance.Status,
     }
     return render(request, "tournaments/evening_attendance.html", context)
+
+
+def _wants_json(request):
+    """A tap sent by static/js/attendance.js (fetch), not a plain form POST."""
+    return request.headers.get("Accept", "").startswith("application/json")
+
+
+def _attendance_row(request, evening, member):
+    """The member's row as it is now, and the evening's present count, for the page's script."""
+    attendance = evening.attendances.filter(member=member).first()
+    context = {
+        "member": member,
+        "status": attendance.status if attendance else None,
+        "Status": Attendance.Status,
+    }
+    row = render_to_string("tournaments/includes/attendance_row.html", context, request=request)
+    present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
+    return JsonResponse({"row": row, "present": present})
 
 
 @require_POST

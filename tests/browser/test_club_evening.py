@@ -140,10 +140,13 @@ def test_a_club_evening_from_season_to_standings(page, phone, live_server, shot,
     shot(page, "evening-created")
 
     page.click("a.button:has-text('Aanwezigheid')")
+    page.evaluate("window.noReload = true")  # marking present must not reload the page
     for n in range(1, PLAYERS + 1):
-        with page.expect_navigation():
-            page.click(f"#attendance button[aria-pressed=false]:has-text('Speler {n:02d}')")
+        row = f"#attendance li:has-text('Speler {n:02d}')"
+        page.click(f"{row} button.mark-present")
+        page.wait_for_selector(f"{row} .badge.status-present")
     assert page.locator("#present-count").inner_text() == str(PLAYERS)
+    assert page.evaluate("window.noReload") is True
     shot(page, "attendance")
 
     evening = season.evenings.get()

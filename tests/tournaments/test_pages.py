@@ -150,6 +150,46 @@ def test_check_in_is_one_tap_per_player(logged_in, club):
     assert not Attendance.objects.filter(evening=evening, member=member).exists()
 
 
+def test_attendance_buttons_say_what_they_do_and_a_tap_answers_with_the_row(logged_in, club):
+    season = factories.competition(club)
+    evening = factories.evening(season)
+    member, other = factories.member(club, "Truus"), factories.member(club, "Kees")
+    page_url = url("evening-attendance", club, pk=evening.pk)
+    page = logged_in.get(page_url, headers={"accept-language": "en"}).text
+    row = page.split(f'id="m{member.pk}"')[1].split("</li>")[0]
+    assert "Mark present" in row and "Call in absent" in row
+    assert "/static/js/attendance.js" in page
+    response = logged_in.post(
+        page_url,
+        {"member": member.pk, "status": "present"},
+        headers={"accept": "application/json", "accept-language": "en"},
+    )
+    answer = response.json()
+    assert answer["present"] == 1
+    assert answer["row"].strip().startswith(f'<li id="m{member.pk}"')
+    assert "status-present" in answer["row"] and "Not present" in answer["row"]
+    assert "Mark present" not in answer["row"]
+    # Without the script the same buttons are a plain form post and a redirect.
+    response = logged_in.post(page_url, {"member": other.pk, "status": "excused"})
+    assert response.status_code == 302
+    assert Attendance.objects.get(evening=evening, member=other).status == "excused"
+
+
+def test_a_refused_tap_answers_with_the_reason(logged_in, club, director):
+    season = factories.competition(club)
+    evening = factories.evening(season)
+    member = factories.member(club)
+    services.evening_set_status(evening=evening, status="finished", by=director)
+    response = logged_in.post(
+        url("evening-attendance", club, pk=evening.pk),
+        {"member": member.pk, "status": "present"},
+        headers={"accept": "application/json", "accept-language": "en"},
+    )
+    assert response.status_code == 400
+    assert response.json() == {"errors": ["This evening is closed."]}
+    assert not Attendance.objects.exists()
+
+
 def test_draw_from_the_evening_page_and_show_the_table_plan(logged_in, club):
     season = factories.competition(club)
     evening = factories.evening(season, present=factories.members(club, 13))
