@@ -637,6 +637,7 @@ def game_sheet(request, club, pk):
         "state": state,
         "table": table,
         "game": game,
+        "correction": selectors.latest_corrections([game.pk]).get(game.pk),
         "evening": state.evening,
         "sheet": sheet,
         "more_rows": min(rows + 4, MAX_SHEET_ROWS),
