@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Member
 from scoring import rules
@@ -240,7 +241,7 @@ class TableProgress:
         if self.length:
             hands = _("%(count)s of %(length)s hands") % {"count": count, "length": self.length}
         else:
-            hands = _("%(count)s hands") % {"count": count}
+            hands = ngettext("%(count)s hand", "%(count)s hands", count) % {"count": count}
         if self.game.status == Game.Status.COMPLETE:
             return _("%(hands)s, to be confirmed") % {"hands": hands}
         return hands

@@ -4,7 +4,7 @@ import json
 
 import django_tables2 as tables
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import AuditEntry
@@ -53,7 +53,11 @@ def describe_change(value, other=None):
     if isinstance(value, list):
         total_a = sum(h.get("score_a") or 0 for h in value)
         total_b = sum(h.get("score_b") or 0 for h in value)
-        summary = gettext("%(count)s hands, wij %(a)s – zij %(b)s") % {
+        summary = ngettext(
+            "%(count)s hand, wij %(a)s – zij %(b)s",
+            "%(count)s hands, wij %(a)s – zij %(b)s",
+            len(value),
+        ) % {
             "count": len(value),
             "a": total_a,
             "b": total_b,

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Member, RulesetPreset
@@ -241,7 +242,7 @@ class Evening(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.competition} · {self.date:%d-%m-%Y}"
+        return f"{self.competition} · {date_format(self.date)}"
 
     def get_absolute_url(self):
         return reverse(

@@ -275,6 +275,41 @@ def test_closing_with_rounds_not_drawn_says_which_before_and_after(logged_in, cl
     assert "Reopen the evening? Its result is provisional again" in response.text
 
 
+def test_closing_with_one_table_open_says_so_in_the_singular(logged_in, club, director):
+    season = factories.competition(club, rounds_per_evening=1)
+    evening = factories.evening(season, present=factories.members(club, 8))
+    round_ = services.round_draw(evening=evening, by=director, seed=1)
+    table = round_.tables.order_by("number").first()
+    Game.objects.exclude(table=table).update(status="confirmed", confirmed_at=timezone.now())
+    scoring_services.hand_record(
+        game=table.game, data=HandInput(playing="A", points_a=100, points_b=62), keeper="A"
+    )
+    english = {"accept-language": "en"}
+    response = logged_in.post(
+        url("evening-status", club, pk=evening.pk),
+        {"status": "finished"},
+        headers=english,
+        follow=True,
+    )
+    assert "1 table has not confirmed its game yet." in response.text
+    page = logged_in.get(round_.get_absolute_url(), headers=english).text
+    assert "1 hand ·" in page and "1 hands" not in page
+
+
+def test_dates_in_words_follow_the_language(club):
+    season = factories.competition(club)
+    evening = factories.evening(season, datetime.date(2026, 10, 6))
+    evening.counts_for_ranking = False
+    evening.save()
+    from scoring.results_views import describe_settings
+
+    with translation.override("nl"):
+        assert str(evening).endswith("6 oktober 2026")
+        assert any("6 oktober 2026" in str(words) for words in describe_settings(season))
+    with translation.override("en"):
+        assert str(evening).endswith("Oct. 6, 2026")
+
+
 def test_what_destroys_or_closes_asks_first(logged_in, club, director):
     season = factories.competition(club, rounds_per_evening=1)
     evening = factories.evening(season, present=factories.members(club, 8))
