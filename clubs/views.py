@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
@@ -25,8 +26,11 @@ def apply_validation_error(form, exc):
 
 
 def home(request):
+    from tournaments.selectors import evenings_to_direct
+
     clubs = visible_clubs(request.user).distinct().order_by("name")
-    return render(request, "clubs/home.html", {"clubs": clubs})
+    nights = evenings_to_direct(user=request.user, today=timezone.localdate())
+    return render(request, "clubs/home.html", {"clubs": clubs, "nights": nights})
 
 
 @club_required()

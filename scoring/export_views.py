@@ -21,6 +21,7 @@ again and imports all or nothing. The hand log of a season is too large to
 carry in the page itself, as the member import does.
 """
 
+import dataclasses
 import hashlib
 import io
 import secrets
@@ -41,6 +42,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from clubs.permissions import Role, club_required
 from tournaments.models import Competition, Evening, Round
 
+from . import qr
 from .exports import (
     CONTENT_TYPES,
     XLSX_TYPE,
@@ -130,7 +132,10 @@ def _sheets(request, round_, *, filled):
     def entry_url(token):
         return request.build_absolute_uri(table_entry_path(token))
 
-    return reports.round_sheets(round_=round_, entry_url=entry_url, filled=filled)
+    sheets = reports.round_sheets(round_=round_, entry_url=entry_url, filled=filled)
+    if qr.is_loopback_host(request.get_host()):
+        sheets = dataclasses.replace(sheets, warning=str(qr.LOOPBACK_WARNING))
+    return sheets
 
 
 def _round_stem(club, round_, what):

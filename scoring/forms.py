@@ -309,6 +309,21 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
             label = f"{gettext('hand')} {number}: {self.fields[name].label}"
             self.fields[name].widget.attrs["aria-label"] = label
 
+    def clean(self):
+        """A stored row whose one side's card points were changed: the other side
+        follows (162 minus), as it does while typing, also without JavaScript.
+        Both sides changed is a cross-check, and must add up."""
+        data = super().clean()
+        a, b = data.get("points_a"), data.get("points_b")
+        if not self.initial or a is None or b is None or a + b == HAND_TOTAL:
+            return data
+        was_a, was_b = self.initial.get("points_a"), self.initial.get("points_b")
+        if a != was_a and b == was_b:
+            data["points_b"] = HAND_TOTAL - a
+        elif b != was_b and a == was_a:
+            data["points_a"] = HAND_TOTAL - b
+        return data
+
     def is_blank(self):
         return self.is_bound and not any(
             (self.data.get(self.add_prefix(name)) or "").strip() for name in self.INPUTS

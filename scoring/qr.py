@@ -19,10 +19,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from django.http.request import split_domain_port
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 
 QUIET_ZONE = 4  # modules of white around the code
 LEVEL = "M"
+
+LOOPBACK = ("localhost", "127.", "[::1]", "::1")
+LOOPBACK_WARNING = _(
+    "Printed from localhost: these codes lead to the computer that printed them, and no "
+    "phone can follow them. Print again from the laptop's network address (make lan "
+    "prints it)."
+)
+
+
+def is_loopback_host(host: str) -> bool:
+    """Links made on this host (``localhost:8000``, ``127.0.0.1``) lead to the
+    computer itself: no phone can follow them."""
+    return split_domain_port(host)[0].startswith(LOOPBACK) or host.startswith(LOOPBACK)
+
 
 FONT, BOLD = "KJQrSans", "KJQrSans-Bold"
 _FONT_FILES = (
@@ -108,6 +124,7 @@ class CodeSheet:
     zij: str
     hint: str
     codes: tuple[TableCode, ...]
+    warning: str = ""  # printed above the codes when they cannot work (localhost)
 
 
 def _register_fonts():
@@ -149,6 +166,9 @@ def code_sheet_pdf(sheet: CodeSheet) -> bytes:
         "table": ParagraphStyle("table", parent=base, fontName=BOLD, fontSize=20, leading=24),
         "names": ParagraphStyle("names", parent=base, fontSize=9, leading=11),
         "url": ParagraphStyle("url", parent=base, fontSize=6.5, leading=8),
+        "warning": ParagraphStyle(
+            "warning", parent=base, fontName=BOLD, textColor=colors.HexColor("#b00020")
+        ),
     }
 
     def p(text, style):
@@ -177,6 +197,8 @@ def code_sheet_pdf(sheet: CodeSheet) -> bytes:
         card += [Spacer(1, 2 * mm), qr_drawing(code.url, size=qr_size), p(code.url, "url")]
         cards.append(card)
     story = [p(sheet.title, "title"), p(sheet.subtitle, "subtitle"), p(sheet.hint, "subtitle")]
+    if sheet.warning:
+        story.append(p(sheet.warning, "warning"))
     story.append(Spacer(1, 4 * mm))
     if cards:
         rows = [cards[i : i + 2] for i in range(0, len(cards), 2)]

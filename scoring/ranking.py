@@ -250,7 +250,14 @@ def rank_evening(
     tie_breaks: Sequence[TieBreak | str] = (),
     h2h: HeadToHead | None = None,
     name: Callable[[Hashable], str] = str,
+    basis: Basis | str = Basis.TOTAL,
 ) -> list[RankedLine]:
-    """One evening's result: by total points, then the competition's tie-breaks."""
-    settings = RankingSettings.of(tie_breaks=tie_breaks)
+    """One evening's result: by total points (or points per game), then the
+    competition's tie-breaks.
+
+    Only players who played take a place: a line scored by the absence policy
+    alone (``played`` False) is listed below, unranked, so it never takes a
+    place, a prize or the poedelprijs.
+    """
+    settings = RankingSettings.of(basis=basis, min_attendance=1, tie_breaks=tie_breaks)
     return rank_season({key: [line] for key, line in lines.items()}, settings, h2h=h2h, name=name)

@@ -7,6 +7,7 @@ they show names and numbers only, never contact details.
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_tables2 import RequestConfig
@@ -91,15 +92,15 @@ def describe_settings(competition, period=None):
         words.append(str(competition.get_absence_policy_display()).capitalize() + ".")
     excluded = competition.evenings.filter(counts_for_ranking=False).order_by("date")
     if excluded:
-        days = ", ".join(f"{e.date:%d-%m-%Y}" for e in excluded)
+        days = ", ".join(date_format(e.date) for e in excluded)
         words.append(_("Evenings that do not count: %(days)s.") % {"days": days})
     if period is not None:
         words.append(
             _("Period %(name)s: %(start)s to %(end)s.")
             % {
                 "name": period.name,
-                "start": f"{period.start_date:%d-%m-%Y}",
-                "end": f"{period.end_date:%d-%m-%Y}",
+                "start": date_format(period.start_date),
+                "end": date_format(period.end_date),
             }
         )
     return words
@@ -163,7 +164,7 @@ def evening_result(request, club, pk):
         "evening": evening,
         "competition": competition,
         "table": table,
-        "progress": standings.table_progress(evening=evening),
+        "result": result,
         "board": board,
         "refresh": board and evening.status != Evening.Status.FINISHED,
     }

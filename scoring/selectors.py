@@ -9,6 +9,9 @@ deals four times. Clubs that cut for the first deal seat the draw accordingly.
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from clubs.models import Member
 from scoring import rules
 from tournaments.models import Evening, Round, Seat, Table
@@ -188,6 +191,24 @@ def entry_state(*, table) -> EntryState:
     )
 
 
+@dataclass(frozen=True)
+class Correction:
+    """The last correction of a game: who made it and why."""
+
+    actor: str
+    reason: str
+
+
+def latest_corrections(games) -> dict:
+    """{game id: Correction} for the games (a queryset or ids) corrected at least once."""
+    entries = (
+        AuditEntry.objects.filter(game__in=games, action=AuditEntry.Action.CORRECT)
+        .order_by("created_at", "pk")
+        .values_list("game_id", "actor", "reason")
+    )
+    return {game_id: Correction(actor, reason) for game_id, actor, reason in entries}
+
+
 @dataclass
 class TableProgress:
     table: Table
@@ -195,6 +216,7 @@ class TableProgress:
     seats: list
     adjustment_a: int = 0
     adjustment_b: int = 0
+    correction: "Correction | None" = None
 
     @property
     def names_a(self):
@@ -223,6 +245,22 @@ class TableProgress:
         if not self.length:
             return 0
         return min(99, round(100 * self.game.hands_entered / self.length))
+
+    @property
+    def how_far(self):
+        """In words: "12 of 16 hands", "16 hands, to be confirmed", "confirmed"."""
+        if self.game is None:
+            return _("not started")
+        if self.game.status == Game.Status.CONFIRMED:
+            return _("confirmed")
+        count = self.game.hands_entered
+        if self.length:
+            hands = _("%(count)s of %(length)s hands") % {"count": count, "length": self.length}
+        else:
+            hands = ngettext("%(count)s hand", "%(count)s hands", count) % {"count": count}
+        if self.game.status == Game.Status.COMPLETE:
+            return _("%(hands)s, to be confirmed") % {"hands": hands}
+        return hands
 
     @property
     def missing(self):
@@ -273,8 +311,8 @@ def evening_progress(*, evening, with_adjustments=True) -> EveningProgress:
     """Every table of every round of an evening with its game and players; the
     evening's adjustments and the players who came (for the adjustment form).
 
-    Four queries (tables with games, seats, adjustments, members), two without
-    the adjustments."""
+    Five queries (tables with games, seats, corrections, adjustments, members),
+    three without the adjustments."""
     tables = list(
         Table.objects.filter(round__evening=evening)
         .select_related("round", "game")
@@ -296,6 +334,7 @@ def evening_progress(*, evening, with_adjustments=True) -> EveningProgress:
             .order_by("name")
             .distinct()
         )
+    corrections = latest_corrections(Game.objects.filter(table__round__evening=evening))
     team_extra = {}
     for adjustment in adjustments:
         if adjustment.game_id:
@@ -308,6 +347,7 @@ def evening_progress(*, evening, with_adjustments=True) -> EveningProgress:
         if game is not None:
             progress.adjustment_a = team_extra.get((game.pk, "A"), 0)
             progress.adjustment_b = team_extra.get((game.pk, "B"), 0)
+            progress.correction = corrections.get(game.pk)
         rounds.setdefault(table.round_id, RoundProgress(table.round, []))
         rounds[table.round_id].tables.append(progress)
     return EveningProgress(

@@ -78,6 +78,13 @@ def _inputs(hand):
     return tuple(getattr(hand, name) or "" for name in HAND_INPUTS)
 
 
+def _changed_numbers(old, new):
+    """The numbers of the hands a sheet adds, removes or changes."""
+    before = {h.number: _inputs(h) for h in old}
+    after = {h.number: _inputs(h) for h in new}
+    return [n for n in sorted(before.keys() | after.keys()) if before.get(n) != after.get(n)]
+
+
 @dataclass(frozen=True)
 class HandInput:
     """What a scorer enters for one hand, checked and scored by the rules core."""
@@ -445,8 +452,10 @@ def game_enter_sheet(
             _clean(hand)
         Hand.objects.bulk_create(new)
         _recompute(game, new)
+        changed = _changed_numbers(old, new)
         AuditEntry.objects.create(
             game=game,
+            hand_number=changed[0] if len(changed) == 1 else None,
             action=AuditEntry.Action.CORRECT if correcting else AuditEntry.Action.CREATE,
             user=by,
             actor=_actor(by, ""),

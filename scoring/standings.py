@@ -22,13 +22,21 @@ from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
-from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
+from django.db.models import Case, Count, F, IntegerField, Sum, When
 
 from clubs.models import Member
 from tournaments.models import Attendance, Competition, Evening, Round, Seat
 
 from .models import Adjustment, Game
-from .ranking import EveningLine, RankedLine, RankingSettings, rank_evening, rank_season
+from .ranking import (
+    Basis,
+    EveningLine,
+    RankedLine,
+    RankingSettings,
+    rank_evening,
+    rank_season,
+)
+from .selectors import evening_progress
 
 TEAM_A = ("N", "S")
 
@@ -128,10 +136,11 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
             if by_round and row["round__number"]:
                 tally.rounds[row["round__number"]] = row["total"]
 
+    game_adjustments = Adjustment.objects.filter(evening_id__in=evening_ids, game__isnull=False)
+    if confirmed_only:
+        game_adjustments = game_adjustments.filter(game__status=Game.Status.CONFIRMED)
     team_adjustments = list(
-        Adjustment.objects.filter(evening_id__in=evening_ids, game__isnull=False).values_list(
-            "evening_id", "game__table_id", "team", "points"
-        )
+        game_adjustments.values_list("evening_id", "game__table_id", "team", "points")
     )
     if team_adjustments:
         tables = {table_id for _e, table_id, _t, _p in team_adjustments}
@@ -201,9 +210,13 @@ def _pair_tallies(competition, tallies):
 
 
 def head_to_head(evening_ids):
-    """h2h(a, b): a's team points minus b's in the games where a and b were opponents."""
+    """h2h(a, b): a's team points minus b's in the confirmed games where a and b were
+    opponents."""
     seats = Seat.objects.filter(
-        round__evening_id__in=evening_ids, table__isnull=False, member__isnull=False
+        round__evening_id__in=evening_ids,
+        table__isnull=False,
+        member__isnull=False,
+        table__game__status=Game.Status.CONFIRMED,
     ).values_list(
         "table_id", "position", "member_id", "table__game__total_a", "table__game__total_b"
     )
@@ -286,33 +299,67 @@ def _pair_names(competition):
 
 @dataclass(frozen=True)
 class EveningResult:
+    """An evening's ranked lines, final once the evening is closed.
+
+    Until then the result is provisional: only confirmed games count, players are
+    ranked on their points per confirmed game (so a table still playing does not
+    pull its players down), players without a confirmed game are listed unranked,
+    absences are not yet scored, and nobody has won a prize. ``tables`` says how
+    far every table is.
+    """
+
     evening: Evening
     lines: list[RankedLine]
     names: dict
     rounds: dict  # key -> {round number: points}
     round_numbers: list
     tallies: dict
+    final: bool = True
+    tables: list = field(default_factory=list)  # scoring.selectors.TableProgress
 
     @property
     def winners(self):
+        if not self.final:
+            return set()
         return {line.key for line in self.lines if line.rank == 1}
 
     @property
     def poedel(self):
         """The lowest score among the ranked (poedelprijs); shared when equal."""
         ranked = [line for line in self.lines if line.rank is not None]
-        if len(ranked) < 2:
+        if not self.final or len(ranked) < 2:
             return set()
         lowest = min(line.points for line in ranked)
         return {line.key for line in ranked if line.points == lowest}
 
+    @property
+    def confirmed(self):
+        return sum(1 for t in self.tables if t.missing is None)
+
+    @property
+    def unconfirmed(self):
+        """The tables still playing or waiting for their confirmation."""
+        return [t for t in self.tables if t.missing is not None]
+
 
 def evening_result(*, evening: Evening) -> EveningResult:
-    """One evening, live while it is played: every player's rounds, ranked."""
+    """One evening, live while it is played: every player's confirmed rounds, ranked.
+
+    Provisional until the evening is closed (see :class:`EveningResult`).
+    """
     competition = evening.competition
-    tallies = evening_tallies([evening.pk], by_round=True)
-    _apply_absences(competition, tallies, [evening.pk])
-    members = tallies.get(evening.pk, {})
+    final = evening.status == Evening.Status.FINISHED
+    tallies = evening_tallies([evening.pk], confirmed_only=True, by_round=True)
+    members = tallies[evening.pk]
+    if final:
+        _apply_absences(competition, tallies, [evening.pk])
+        tables = []
+    else:
+        seated = Seat.objects.filter(round__evening=evening, member__isnull=False)
+        for member_id in seated.values_list("member_id", flat=True).distinct():
+            # Listed, unranked, until one of their games is confirmed.
+            members.setdefault(member_id, Tally())
+        tables = evening_progress(evening=evening, with_adjustments=False).tables
     pairs = competition.kind == Competition.Kind.PAIRS
     if pairs:
         members = _pair_tallies(competition, {evening.pk: members}).get(evening.pk, {})
@@ -325,6 +372,7 @@ def evening_result(*, evening: Evening) -> EveningResult:
         tie_breaks=competition.tie_breaks,
         h2h=None if pairs else h2h,
         name=lambda key: names.get(key, ""),
+        basis=Basis.TOTAL if final else Basis.AVERAGE,
     )
     round_numbers = sorted({n for tally in members.values() for n in tally.rounds})
     return EveningResult(
@@ -334,16 +382,9 @@ def evening_result(*, evening: Evening) -> EveningResult:
         rounds={key: tally.rounds for key, tally in members.items()},
         round_numbers=round_numbers,
         tallies=members,
+        final=final,
+        tables=tables,
     )
-
-
-def table_progress(*, evening: Evening):
-    """Games of the evening by status, for the scoreboard's "still playing" line."""
-    counts = Game.objects.filter(table__round__evening=evening).aggregate(
-        total=Count("pk"),
-        confirmed=Count("pk", filter=Q(status=Game.Status.CONFIRMED)),
-    )
-    return counts
 
 
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}

@@ -4,7 +4,7 @@ import json
 
 import django_tables2 as tables
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import AuditEntry
@@ -37,21 +37,43 @@ def describe_hand(snapshot):
     return text
 
 
-def describe_change(value):
-    """HTML for the ``before``/``after`` of an audit entry, whatever it holds."""
+def changed_numbers(before, after):
+    """The hand numbers whose snapshots differ between two lists of hands."""
+    old = {h.get("number"): h for h in before or []}
+    new = {h.get("number"): h for h in after or []}
+    return [n for n in sorted(old.keys() | new.keys()) if old.get(n) != new.get(n)]
+
+
+def describe_change(value, other=None):
+    """HTML for the ``before``/``after`` of an audit entry, whatever it holds.
+
+    A whole sheet (a list of hands) compared with ``other`` (the other side of
+    the entry) shows the hands that changed first, then the totals with every
+    hand folded away."""
     if value is None:
         return "—"
     if isinstance(value, list):
         total_a = sum(h.get("score_a") or 0 for h in value)
         total_b = sum(h.get("score_b") or 0 for h in value)
-        summary = gettext("%(count)s hands, wij %(a)s – zij %(b)s") % {
+        summary = ngettext(
+            "%(count)s hand, wij %(a)s – zij %(b)s",
+            "%(count)s hands, wij %(a)s – zij %(b)s",
+            len(value),
+        ) % {
             "count": len(value),
             "a": total_a,
             "b": total_b,
         }
         lines = format_html_join("", "<li>{}</li>", ((describe_hand(h),) for h in value))
+        changed = []
+        if isinstance(other, list):
+            numbers = set(changed_numbers(value, other))
+            changed = [h for h in value if h.get("number") in numbers]
         return format_html(
-            "<details><summary>{}</summary><ol class='audit-hands'>{}</ol></details>",
+            "{}<details><summary>{}</summary><ol class='audit-hands'>{}</ol></details>",
+            format_html_join(
+                "", "<p class='audit-changed'>{}</p>", ((describe_hand(h),) for h in changed)
+            ),
             summary,
             lines,
         )
@@ -102,11 +124,11 @@ class AuditTable(tables.Table):
             return format_html("{} <span class='muted'>({})</span>", value, record.user)
         return value
 
-    def render_before(self, value):
-        return describe_change(value)
+    def render_before(self, value, record):
+        return describe_change(value, record.after)
 
-    def render_after(self, value):
-        return describe_change(value)
+    def render_after(self, value, record):
+        return describe_change(value, record.before)
 
     def value_before(self, value):
         return json.dumps(value, ensure_ascii=False)

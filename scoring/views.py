@@ -549,8 +549,6 @@ def table_score(request, club, pk):
 
 # --- The round's QR codes ----------------------------------------------------------------
 
-LOOPBACK = ("localhost", "127.", "[::1]", "::1")
-
 
 def _round(club, pk):
     return get_object_or_404(
@@ -576,7 +574,7 @@ def _table_codes(request, round_):
 
 def _is_loopback(request):
     """Opened as localhost, the codes point at the laptop itself: no phone can follow them."""
-    return split_domain_port(request.get_host())[0].startswith(LOOPBACK)
+    return qr.is_loopback_host(request.get_host())
 
 
 def _network_addresses(request):
@@ -587,7 +585,7 @@ def _network_addresses(request):
     return [
         f"{request.scheme}://{host}{suffix}{request.path}"
         for host in settings.ALLOWED_HOSTS
-        if "." in host and not host.startswith((".", "*")) and not host.startswith(LOOPBACK)
+        if "." in host and not host.startswith((".", "*")) and not qr.is_loopback_host(host)
     ]
 
 
@@ -629,6 +627,7 @@ def round_qr_pdf(request, club, pk):
         zij=_("zij"),
         hint=_("Scan the code with the phone's camera to enter this table's scores."),
         codes=tuple(_table_codes(request, round_)),
+        warning=str(qr.LOOPBACK_WARNING) if _is_loopback(request) else "",
     )
     stem = f"{club.slug} qr {evening.date:%Y-%m-%d} {_('round')} {round_.number}"
     response = FileResponse(
@@ -710,6 +709,7 @@ def game_sheet(request, club, pk):
         "state": state,
         "table": table,
         "game": game,
+        "correction": selectors.latest_corrections([game.pk]).get(game.pk),
         "evening": state.evening,
         "sheet": sheet,
         "more_rows": min(rows + 4, MAX_SHEET_ROWS),

@@ -1,14 +1,11 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.forms import DateInput
 from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
 
 from .models import Competition, Evening
 from .rulesets import CHOICES, HELP, LABELS, MAX_HANDS_PER_GAME, RULE_FIELDS, ruleset_message
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
 
 
 def _rule_field(name):

@@ -6,14 +6,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Member, RulesetPreset
+from common.forms import DateInput
 
 from .league_models import Division, League, TeamPlayer
 
 TIE_BREAK_SLOTS = len(League.TieBreak.choices)
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
 
 
 class LeagueForm(forms.Form):

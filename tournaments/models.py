@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Member, RulesetPreset
@@ -269,7 +270,7 @@ class Evening(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.competition} · {self.date:%d-%m-%Y}"
+        return f"{self.competition} · {date_format(self.date)}"
 
     def get_absolute_url(self):
         return reverse(

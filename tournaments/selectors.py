@@ -1,10 +1,14 @@
 """Reads for the competition and evening pages, with their joins."""
 
+import datetime
+from dataclasses import dataclass
+
 from django.db.models import Count, Q
 
+from clubs.models import ClubRole
 from scoring.models import Game
 
-from .models import Attendance, Competition, Round, Seat
+from .models import Attendance, Competition, Evening, Round, Seat
 
 
 def club_competitions(*, club):
@@ -18,9 +22,60 @@ def club_competitions(*, club):
 
 def competition_evenings(*, competition):
     return competition.evenings.annotate(
-        present=Count("attendances", filter=Q(attendances__status=Attendance.Status.PRESENT)),
+        present=Count(
+            "attendances",
+            filter=Q(attendances__status=Attendance.Status.PRESENT),
+            distinct=True,
+        ),
         round_count=Count("rounds", distinct=True),
     )
+
+
+def next_club_night(*, competition: Competition, today: datetime.date) -> datetime.date:
+    """The date a new evening most likely has: a week after the competition's last
+    evening (moved on by weeks to today or later: clubs keep their weekday), or
+    today when it has none; within the season."""
+    last = competition.evenings.order_by("-date").values_list("date", flat=True).first()
+    if last is None:
+        return min(max(today, competition.start_date), competition.end_date)
+    night = last + datetime.timedelta(weeks=1)
+    if night < today:
+        night += datetime.timedelta(weeks=-(-(today - night).days // 7))
+    return night
+
+
+@dataclass(frozen=True)
+class ClubNights:
+    """A club a user directs, with its evening(s) of today and its next one."""
+
+    club: object
+    today: list
+    next: Evening | None
+
+
+def evenings_to_direct(*, user, today: datetime.date) -> list[ClubNights]:
+    """For each club where the user is a director (or admin) and that has an evening
+    today or later: today's evenings and the next planned one. One query."""
+    if not user.is_authenticated:
+        return []
+    evenings = (
+        Evening.objects.filter(
+            date__gte=today,
+            competition__club__roles__user=user,
+            competition__club__roles__role__in=[ClubRole.Role.DIRECTOR, ClubRole.Role.ADMIN],
+        )
+        .select_related("competition__club")
+        .order_by("competition__club__name", "date", "pk")
+    )
+    nights = {}
+    for evening in evenings:
+        club = evening.competition.club
+        entry = nights.setdefault(club.pk, {"club": club, "today": [], "next": None})
+        if evening.date == today:
+            entry["today"].append(evening)
+        elif entry["next"] is None and evening.status == Evening.Status.PLANNED:
+            entry["next"] = evening
+    return [ClubNights(**entry) for entry in nights.values()]
 
 
 def evening_attendance(*, evening):
@@ -33,6 +88,16 @@ def evening_attendance(*, evening):
 
 def evening_rounds(*, evening):
     return evening.rounds.order_by("number")
+
+
+def evening_unplayed_rounds(*, evening) -> list[int]:
+    """The numbers of the rounds the competition plans that are not drawn yet."""
+    drawn = evening.rounds.count()
+    return list(range(drawn + 1, evening.competition.rounds_per_evening + 1))
+
+
+def round_is_last(*, round_: Round) -> bool:
+    return not round_.evening.rounds.filter(number__gt=round_.number).exists()
 
 
 def round_plan(*, round_: Round):

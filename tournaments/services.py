@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Member
 from clubs.permissions import Role, require_role
@@ -136,9 +137,14 @@ def evening_set_status(*, evening: Evening, status: str, by) -> Evening:
             status=Game.Status.CONFIRMED
         )
         if open_games.exists():
+            count = open_games.count()
             raise ValidationError(
-                _("%(count)s table(s) have not confirmed their game yet.")
-                % {"count": open_games.count()}
+                ngettext(
+                    "%(count)s table has not confirmed its game yet.",
+                    "%(count)s tables have not confirmed their game yet.",
+                    count,
+                )
+                % {"count": count}
             )
     evening.status = status
     evening.save(update_fields=["status"])

@@ -2,9 +2,12 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Member
@@ -41,6 +44,15 @@ def _pk(value):
     if not (value or "").isdigit():
         raise Http404
     return int(value)
+
+
+def _unplayed_words(numbers):
+    """ "Round 3 has not been played." for the close question and its warning."""
+    return ngettext(
+        "Round %(rounds)s has not been played.",
+        "Rounds %(rounds)s have not been played.",
+        len(numbers),
+    ) % {"rounds": ", ".join(str(n) for n in numbers)}
 
 
 def _error_messages(request, exc):
@@ -182,7 +194,9 @@ def period_remove(request, club, pk, period):
 @club_required(Role.DIRECTOR)
 def evening_create(request, club, pk):
     competition = _competition(club, pk)
-    form = EveningForm(request.POST or None)
+    today = timezone.localdate()
+    initial = {"date": selectors.next_club_night(competition=competition, today=today)}
+    form = EveningForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             evening = services.evening_create(
@@ -202,7 +216,13 @@ def evening_detail(request, club, pk):
     evening = _evening(club, pk)
     can_manage = has_role(request.user, club, Role.DIRECTOR)
     present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
+    close_question = _("Close the evening? Its result becomes final.")
+    if can_manage and evening.is_open:
+        unplayed = selectors.evening_unplayed_rounds(evening=evening)
+        if unplayed:
+            close_question += " " + _unplayed_words(unplayed)
     context = {
+        "close_question": close_question,
         "club": club,
         "evening": evening,
         "competition": evening.competition,
@@ -238,7 +258,12 @@ def evening_attendance(request, club, pk):
                     evening=evening, member=member, status=status, by=request.user
                 )
             except ValidationError as exc:
+                if _wants_json(request):
+                    return JsonResponse({"errors": exc.messages}, status=400)
                 _error_messages(request, exc)
+            else:
+                if _wants_json(request):
+                    return _attendance_row(request, evening, member)
         return redirect(f"{request.path}#m{request.POST.get('member', '')}")
     rows = selectors.evening_attendance(evening=evening)
     context = {
@@ -252,16 +277,37 @@ def evening_attendance(request, club, pk):
     return render(request, "tournaments/evening_attendance.html", context)
 
 
+def _wants_json(request):
+    """A tap sent by static/js/attendance.js (fetch), not a plain form POST."""
+    return request.headers.get("Accept", "").startswith("application/json")
+
+
+def _attendance_row(request, evening, member):
+    """The member's row as it is now, and the evening's present count, for the page's script."""
+    attendance = evening.attendances.filter(member=member).first()
+    context = {
+        "member": member,
+        "status": attendance.status if attendance else None,
+        "Status": Attendance.Status,
+    }
+    row = render_to_string("tournaments/includes/attendance_row.html", context, request=request)
+    present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
+    return JsonResponse({"row": row, "present": present})
+
+
 @require_POST
 @club_required(Role.DIRECTOR)
 def evening_status(request, club, pk):
     evening = _evening(club, pk)
+    status = request.POST.get("status", "")
+    unplayed = selectors.evening_unplayed_rounds(evening=evening)
     try:
-        services.evening_set_status(
-            evening=evening, status=request.POST.get("status", ""), by=request.user
-        )
+        services.evening_set_status(evening=evening, status=status, by=request.user)
     except ValidationError as exc:
         _error_messages(request, exc)
+    else:
+        if status == Evening.Status.FINISHED and unplayed:
+            messages.warning(request, _("The evening is closed.") + " " + _unplayed_words(unplayed))
     return redirect(evening)
 
 
@@ -285,15 +331,28 @@ def round_draw(request, club, pk):
 def round_detail(request, club, pk):
     round_ = _round(club, pk)
     plan, sitouts = selectors.round_plan(round_=round_)
+    wall = request.GET.get("wall") == "1"
+    # The wall shows the plan only: no director's buttons, no private entry links.
+    can_manage = has_role(request.user, club, Role.DIRECTOR) and not wall
+    # Seats can change, and the draw be taken back, only before the first hand
+    # (the services refuse it later; the page does not offer it).
+    changeable = (
+        can_manage
+        and round_.evening.is_open
+        and round_.evening.competition.format != Competition.Format.LEAGUE
+        and not any(row["game"] and row["game"].hands_entered for row in plan)
+    )
     context = {
         "club": club,
         "round": round_,
         "evening": round_.evening,
         "plan": plan,
         "sitouts": sitouts,
-        "can_manage": has_role(request.user, club, Role.DIRECTOR),
-        "can_score": has_role(request.user, club, Role.SCORER),
-        "wall": request.GET.get("wall") == "1",
+        "can_manage": can_manage,
+        "can_score": has_role(request.user, club, Role.SCORER) and not wall,
+        "can_swap": changeable,
+        "can_take_back": changeable and selectors.round_is_last(round_=round_),
+        "wall": wall,
     }
     return render(request, "tournaments/round_detail.html", context)
 

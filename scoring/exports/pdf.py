@@ -86,6 +86,7 @@ def _register_fonts():
 
 
 def _styles():
+    from reportlab.lib import colors
     from reportlab.lib.styles import ParagraphStyle
 
     base = ParagraphStyle("base", fontName=FONT, fontSize=10, leading=13)
@@ -97,6 +98,9 @@ def _styles():
         "big": ParagraphStyle("big", parent=base, fontName=BOLD, fontSize=22, leading=26),
         "name": ParagraphStyle("name", parent=base, fontSize=14, leading=18),
         "cell": ParagraphStyle("cell", parent=base, fontSize=9, leading=11),
+        "warning": ParagraphStyle(
+            "warning", parent=base, fontName=BOLD, textColor=colors.HexColor("#b00020")
+        ),
         "plan_name": ParagraphStyle("plan_name", parent=base, fontSize=18, leading=22),
         "plan_label": ParagraphStyle(
             "plan_label", parent=base, fontName=BOLD, fontSize=11, leading=22
@@ -319,6 +323,8 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
     )
     story.append(top)
     story.append(_p(sheet.url, styles["small"]))
+    if sheets.warning:
+        story.append(_p(sheets.warning, styles["warning"]))
     story.append(Spacer(1, 3 * mm))
 
     wij, zij = sheet.team("A"), sheet.team("B")

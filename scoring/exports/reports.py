@@ -128,7 +128,9 @@ def standings_report(*, competition: Competition, period=None) -> Report:
 
 
 def evening_report(*, evening: Evening) -> Report:
-    """An evening's result: every player's rounds, ranked, with winner and poedelprijs."""
+    """An evening's result: every player's rounds, ranked, with winner and poedelprijs;
+    while the evening is open, the provisional result the page shows, and how far
+    each table is."""
     result = standings.evening_result(evening=evening)
     competition = evening.competition
     pairs = competition.kind == Competition.Kind.PAIRS
@@ -150,29 +152,39 @@ def evening_report(*, evening: Evening) -> Report:
         Column(f"round_{n}", _("Round %(number)s") % {"number": n}, INT, 9)
         for n in result.round_numbers
     ]
+    prize = [Column("prize", _("Prize"), TEXT, 8)] if result.final else []
     columns = _fit_widths(
-        _rank_columns(pairs)
-        + round_columns
-        + _stat_columns(evenings=False)
-        + [Column("prize", _("Prize"), TEXT, 8)],
+        _rank_columns(pairs) + round_columns + _stat_columns(evenings=False) + prize,
         rows,
     )
-    notes = []
-    if evening.status != Evening.Status.FINISHED:
-        progress = standings.table_progress(evening=evening)
+    notes, footnotes = [], []
+    if not result.final:
         notes.append(
             _("%(done)s of %(total)s tables confirmed — the result is not final yet.")
-            % {"done": progress["confirmed"], "total": progress["total"]}
+            % {"done": result.confirmed, "total": len(result.tables)}
         )
+        notes.append(
+            _(
+                "Only confirmed tables count, ranked on the average per game; "
+                "the prizes follow when the evening is closed."
+            )
+        )
+        footnotes = [
+            _("round %(round)s, table %(table)s")
+            % {"round": t.table.round.number, "table": t.table.number}
+            + f": {t.how_far}"
+            for t in result.unconfirmed
+        ]
     if not evening.counts_for_ranking:
         notes.append(_("This evening does not count for the ranking."))
     return Report(
         club=competition.club.name,
-        title=_("Result"),
+        title=_("Result") if result.final else _("Provisional result"),
         subtitle=f"{competition.name} · {evening.date:%d-%m-%Y}",
         columns=columns,
         rows=rows,
         notes=notes,
+        footnotes=footnotes,
         sheet=_("Result"),
         stem=f"{_('result')} {competition.name} {evening.date:%Y-%m-%d}",
         printed=timezone.localdate(),
@@ -236,6 +248,7 @@ class RoundSheets:
     sitouts: list[str]
     filled: bool
     printed: date | None = None
+    warning: str = ""  # on every sheet when its QR code cannot work (printed as localhost)
 
 
 def sheet_length(ruleset: rules.Ruleset) -> int:

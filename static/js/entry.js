@@ -7,7 +7,6 @@
 //  - the table's page: hands are kept on the phone while the connection is down
 //    and sent in order when it returns (see phoneQueue), and a service worker
 //    keeps the page for a reload without a connection (see offlineShell);
-//  - paper-sheet grid: Enter goes to the next row, Ctrl+Enter saves;
 //  - evening overview: the tables' progress reloads every 15 seconds.
 (function () {
   "use strict";
@@ -615,33 +614,6 @@
       .catch(function () { /* no worker: the queue still keeps the hands */ });
   }
 
-  function sheetGrid(form) {
-    var rows = Array.prototype.slice.call(form.querySelectorAll(".sheet-grid tbody tr:not(.row-errors)"));
-    rows.forEach(function (row) {
-      var a = row.querySelector("[name$=-points_a]");
-      var b = row.querySelector("[name$=-points_b]");
-      if (a && b) pairPoints(a, b);
-    });
-    form.addEventListener("keydown", function (event) {
-      if (event.key !== "Enter" || event.target.tagName === "BUTTON") return;
-      if (event.ctrlKey || event.metaKey) return; // Ctrl+Enter: the browser submits
-      var row = event.target.closest("tr");
-      var index = rows.indexOf(row);
-      if (index < 0) return;
-      event.preventDefault();
-      var next = rows[index + 1];
-      if (!next) { form.requestSubmit ? form.requestSubmit() : form.submit(); return; }
-      var first = next.querySelector("select, input");
-      if (first) first.focus();
-    });
-    form.addEventListener("keydown", function (event) {
-      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
-        form.requestSubmit ? form.requestSubmit() : form.submit();
-      }
-    });
-  }
-
   function refresher(section) {
     var url = section.dataset.refreshUrl;
     setInterval(function () {
@@ -661,7 +633,5 @@
     phoneQueue(config, hand);
     offlineShell(config);
   }
-  var sheet = document.getElementById("sheet-form");
-  if (sheet) sheetGrid(sheet);
   document.querySelectorAll("[data-refresh-url]").forEach(refresher);
 })();

@@ -2,8 +2,9 @@
 (function () {
   "use strict";
   document.querySelectorAll("input[data-filter]").forEach(function (input) {
-    var items = document.querySelectorAll(input.getAttribute("data-filter"));
     input.addEventListener("input", function () {
+      // Looked up on every keystroke: a page may replace its items (attendance.js).
+      var items = document.querySelectorAll(input.getAttribute("data-filter"));
       var query = input.value.trim().toLowerCase();
       items.forEach(function (item) {
         var name = item.getAttribute("data-name") || "";

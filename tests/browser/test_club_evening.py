@@ -140,10 +140,13 @@ def test_a_club_evening_from_season_to_standings(page, phone, live_server, shot,
     shot(page, "evening-created")
 
     page.click("a.button:has-text('Aanwezigheid')")
+    page.evaluate("window.noReload = true")  # marking present must not reload the page
     for n in range(1, PLAYERS + 1):
-        with page.expect_navigation():
-            page.click(f"#attendance button[aria-pressed=false]:has-text('Speler {n:02d}')")
+        row = f"#attendance li:has-text('Speler {n:02d}')"
+        page.click(f"{row} button.mark-present")
+        page.wait_for_selector(f"{row} .badge.status-present")
     assert page.locator("#present-count").inner_text() == str(PLAYERS)
+    assert page.evaluate("window.noReload") is True
     shot(page, "attendance")
 
     evening = season.evenings.get()
@@ -254,8 +257,11 @@ def test_a_club_evening_from_season_to_standings(page, phone, live_server, shot,
 
     # --- Close the evening: the standings count it --------------------------------------------
     page.goto(f"{live_server.url}/clubs/de-boom/evenings/{evening.pk}/")
+    questions = []
+    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
     with page.expect_navigation():
         page.click("button:has-text('Avond afsluiten')")
+    assert len(questions) == 1  # closing asks first
     shot(page, "evening-closed")
     page.goto(f"{live_server.url}/clubs/de-boom/competitions/{season.pk}/standings/")
     shot(page, "standings")

@@ -72,6 +72,16 @@ def test_static_css_is_served_by_the_site_itself():
     assert "@media print" in css
 
 
+@pytest.mark.django_db
+def test_every_page_has_the_clubs_favicon(client):
+    page = client.get("/").text
+    icon = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+    assert icon and icon.group(1).endswith("img/favicon.svg")
+    svg = (ROOT / "static/img/favicon.svg").read_text()
+    assert svg.startswith("<svg") and "<script" not in svg
+    assert 'rel="icon"' in (ROOT / "templates/base_print.html").read_text()
+
+
 EXTERNAL = re.compile(r"""(src|href)\s*=\s*["'](https?:)?//""", re.I)
 IMPORT_EXTERNAL = re.compile(r"@import\s+url\(\s*['\"]?(https?:)?//|url\(\s*['\"]?https?://", re.I)
 

@@ -1,6 +1,8 @@
 """The director's pages: paper sheets, the evening overview, adjustments, the audit log,
 and who may open which score page."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -167,6 +169,50 @@ def test_correcting_a_confirmed_game_needs_a_reason_and_is_logged(director_clien
     assert entry.before[15]["points_a"] == 100 and entry.after[15]["points_a"] == 120
 
 
+def test_changing_one_sides_points_of_a_stored_row_moves_the_other_side(director_client, table):
+    game = record(table.game, 2)  # two hands of 100 - 62
+    rows = [made(90, points_b="62"), made(100, points_b="70")]
+    data = sheet_data(rows, version=game.version, reason="Spel 1 en 2 verkeerd overgenomen")
+    response = director_client.post(sheet_url(table), data)
+    assert response.status_code == 302, response.context["sheet"].forms[0].errors
+    points = list(Hand.objects.order_by("number").values_list("points_a", "points_b"))
+    assert points == [(90, 72), (92, 70)]
+
+
+def test_changing_both_sides_of_a_stored_row_must_add_up(director_client, table):
+    game = record(table.game, 2)
+    rows = [made(90, points_b="60"), made(100, points_b="62")]
+    data = sheet_data(rows, version=game.version, reason="x")
+    response = director_client.post(sheet_url(table), data)
+    assert response.status_code == 422
+    assert list(Hand.objects.values_list("points_a", flat=True)) == [100, 100]
+
+
+def test_a_corrected_game_says_so_and_the_log_names_the_changed_hand(
+    director_client, director, table
+):
+    game = record(table.game, 16)
+    services.game_confirm(game=game, name=names_of(table).east)
+    game.refresh_from_db()
+    rows = [made(100)] * 15 + [made(120)]
+    reason = "Spel 16 verkeerd overgenomen"
+    data = sheet_data(rows, version=game.version, reason=reason)
+    assert director_client.post(sheet_url(table), data).status_code == 302
+    entry = AuditEntry.objects.get(action="correct")
+    assert entry.hand_number == 16
+    english = {"accept-language": "en"}
+    said = f"corrected by {director.get_username()}: {reason}"
+    evening = table.round.evening
+    for page in (sheet_url(table), overview_url(evening)):
+        assert said in director_client.get(page, headers=english).text
+    log = director_client.get(overview_url(evening, "evening-audit"), headers=english).text
+    changed = re.findall(r"<p class='audit-changed'>([^<]*)</p>", log)
+    assert changed == [
+        "hand 16: wij played, 100+0 – 62+0, banked 100–62",
+        "hand 16: wij played, 120+0 – 42+0, banked 120–42",
+    ]
+
+
 def test_confirming_a_complete_game_from_the_sheet_needs_no_reason(director_client, table):
     game = record(table.game, 16)
     rows = [made(100)] * 16
@@ -220,12 +266,13 @@ def test_overview_query_count_is_pinned(director_client, club, director, django_
         team="B",
     )
     url = overview_url(play.evening)
-    # session, user, club, role; evening; tables with games; seats; adjustments; members
-    with django_assert_num_queries(9):
+    # session, user, club, role; evening; tables with games; seats; corrections;
+    # adjustments; members
+    with django_assert_num_queries(10):
         response = director_client.get(url)
     assert response.status_code == 200
     assert len(response.context["progress"].tables) == 5
-    with django_assert_num_queries(7):  # the 15-second reload: no adjustments, no members
+    with django_assert_num_queries(8):  # the 15-second reload: no adjustments, no members
         assert director_client.get(url, {"fragment": "1"}).status_code == 200
 
 

@@ -118,6 +118,25 @@ def test_the_pdf_has_every_table_its_players_and_its_link(client, scorer, play, 
     assert len(reader.pages) == 1  # six cards to a page
 
 
+def pdf_text(response):
+    reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))
+    return re.sub(r"\s+", " ", "".join(page.extract_text() for page in reader.pages))
+
+
+@pytest.mark.parametrize("name", ["scoring:round-qr-pdf", "exports:round-scoresheets"])
+def test_pdfs_printed_as_localhost_warn_that_their_codes_will_not_work(
+    client, scorer, play, laptop, name
+):
+    client.force_login(scorer)
+    url = reverse(name, kwargs={"club": play.season.club.slug, "pk": play.round.pk})
+    english = {"accept-language": "en"}
+    for host in ("localhost:8000", "127.0.0.1:8000"):
+        text = pdf_text(client.get(url, HTTP_HOST=host, headers=english))
+        assert "Printed from localhost: these codes lead to the computer" in text
+    text = pdf_text(client.get(url, HTTP_HOST=LAPTOP, headers=english))
+    assert "Printed from localhost" not in text
+
+
 def test_seven_tables_take_two_pages():
     codes = tuple(qr.TableCode(number=n, url=f"http://laptop/t/{n}/") for n in range(1, 8))
     sheet = qr.CodeSheet(

@@ -6,11 +6,13 @@ from collections import defaultdict
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import rules, standings
 from scoring import services as scoring_services
 from scoring.models import Adjustment, Game, Hand
 from tests import factories
+from tests.scoring.conftest import round_one_points
 from tournaments import services
 from tournaments.demo import play_game
 from tournaments.models import Attendance, Competition, Evening, Seat
@@ -39,8 +41,7 @@ def play_season(club, *, evenings=3, players=9, rounds=2, seed=7, **settings):
                     game=game, rows=play_game(ruleset, rng), by=director
                 )
                 scoring_services.game_confirm(game=game, name="Tegenpartij")
-        services.evening_set_status(evening=evening, status="finished", by=director)
-        played.append(evening)
+        played.append(services.evening_set_status(evening=evening, status="finished", by=director))
     return competition, members, played, director
 
 
@@ -257,3 +258,86 @@ def test_private_club_results_are_not_public(client, club):
     assert client.get(url).status_code == 404
     client.force_login(factories.role(club, "member"))
     assert client.get(url).status_code == 200
+
+
+def test_provisional_result_counts_confirmed_games_only_and_names_no_prize(evening_in_play):
+    evening, first = evening_in_play
+    result = standings.evening_result(evening=evening)
+    expected = round_one_points(first)
+    assert not result.final
+    assert {line.key: (line.points, line.games) for line in result.lines} == {
+        member: (points, 1) for member, points in expected.items()
+    }
+    assert all(line.average == line.points for line in result.lines)  # not halved
+    assert result.round_numbers == [1]
+    assert [line.points for line in result.lines] == sorted(expected.values(), reverse=True)
+    assert result.winners == result.poedel == set()
+    assert result.confirmed == 2
+    with translation.override("en"):
+        how_far = [t.how_far for t in result.tables]
+    assert how_far == [
+        "confirmed",
+        "confirmed",
+        "16 of 16 hands, to be confirmed",
+        "3 of 16 hands",
+    ]
+
+
+def test_provisional_result_ranks_on_the_average_of_confirmed_games(club):
+    """A player who sat out (one game, 1600) and one with a confirmed game of 1500
+    are compared per game, not by a total that depends on which tables confirmed."""
+    director = factories.role(club, "director")
+    competition = factories.competition(club, rounds_per_evening=2, sitout_score=1600)
+    evening = factories.evening(competition, present=factories.members(club, 9))
+    rng = random.Random(8)
+    first = services.round_draw(evening=evening, by=director, seed=1)
+    for game in Game.objects.filter(table__round=first):
+        scoring_services.game_enter_sheet(
+            game=game, rows=play_game(competition.ruleset(), rng), by=director
+        )
+        scoring_services.game_confirm(game=game, name="X")
+    second = services.round_draw(evening=evening, by=director, seed=2)  # games still open
+    expected = defaultdict(lambda: [0, 0])
+    for member, points in round_one_points(first).items():
+        expected[member] = [points, 1]
+    for round_ in (first, second):
+        for seat in Seat.objects.filter(round=round_, table__isnull=True):
+            expected[seat.member_id][0] += 1600
+            expected[seat.member_id][1] += 1
+    result = standings.evening_result(evening=evening)
+    assert {line.key: [line.points, line.games] for line in result.lines} == expected
+    averages = [line.average for line in result.lines]
+    assert averages == sorted(averages, reverse=True)
+    assert [line.rank for line in result.lines][0] == 1
+
+
+def test_a_closed_evening_is_final_and_names_its_prizes(club):
+    competition, members, evenings, _ = play_season(club, evenings=1, players=8, rounds=1)
+    result = standings.evening_result(evening=evenings[0])
+    assert result.final and result.tables == []
+    assert result.winners and result.poedel
+
+
+def test_absence_scores_take_no_place_and_no_poedelprijs_on_the_evening(club):
+    competition, members, evenings, _ = play_season(
+        club, evenings=2, players=9, rounds=1, absence_policy="lowest"
+    )
+    result = standings.evening_result(evening=evenings[1])
+    absent = members[1]
+    (line,) = [line for line in result.lines if line.key == absent.pk]
+    assert line.rank is None
+    assert absent.pk not in result.poedel
+
+
+def test_provisional_result_page_and_board_show_the_tables_and_no_prizes(client, evening_in_play):
+    evening, first = evening_in_play
+    url = reverse(
+        "results:evening", kwargs={"club": evening.competition.club.slug, "pk": evening.pk}
+    )
+    for address in (url, url + "?board=1"):
+        page = client.get(address, headers={"accept-language": "en"}).text
+        assert "Provisional result" in page
+        assert "2 of 4 tables confirmed" in page
+        assert "Only confirmed tables count" in page
+        assert "3 of 16 hands" in page and "16 of 16 hands, to be confirmed" in page
+        assert "badge prize" not in page

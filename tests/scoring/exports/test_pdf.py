@@ -82,6 +82,17 @@ def test_evening_result_pdf_has_rounds_points_and_prizes(season):
     assert "not final" not in text
 
 
+def test_a_provisional_evening_pdf_says_so_and_names_no_prize(evening_in_play):
+    evening, _first = evening_in_play
+    result = standings.evening_result(evening=evening)
+    text = "\n".join(pdf_pages(pdf.report_pdf(reports.evening_report(evening=evening))))
+    assert "Provisional result" in text and "not final" in text
+    assert "round 2, table 2: 3 of 16 hands" in text
+    assert "winner" not in text and "poedelprijs" not in text and "Prize" not in text
+    for line in result.lines:
+        assert has_run(text, result.names[line.key], result.rounds[line.key][1], line.points)
+
+
 def test_many_columns_turn_the_page_sideways(season):
     competition, members, evenings, director = season
     report = reports.evening_report(evening=evenings[0])

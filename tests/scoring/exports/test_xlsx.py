@@ -133,6 +133,25 @@ def test_evening_result_sheet_has_every_round_and_the_prizes(season):
     assert any(row[-1] == "poedelprijs" for row in rows.values())
 
 
+def test_a_provisional_evening_sheet_agrees_with_the_page_and_names_no_prize(evening_in_play):
+    evening, _first = evening_in_play
+    result = standings.evening_result(evening=evening)
+    sheet = read_xlsx(xlsx.report_xlsx(reports.evening_report(evening=evening))).active
+    top = header_row(sheet)
+    titles = [cell.value for cell in sheet[top]]
+    assert "Prize" not in titles
+    assert titles[:3] == ["#", "Player", "Round 1"]
+    cells = [cell for row in sheet.iter_rows(values_only=True) for cell in row if cell]
+    assert "Provisional result · " + evening.competition.club.name in cells
+    assert "2 of 4 tables confirmed — the result is not final yet." in cells
+    assert "round 2, table 2: 3 of 16 hands" in cells
+    assert "round 2, table 1: 16 of 16 hands, to be confirmed" in cells
+    rows = list(sheet.iter_rows(min_row=top + 1, max_row=top + 8, values_only=True))
+    assert [(row[0], row[1], row[titles.index("Points")]) for row in rows] == [
+        (line.rank, result.names[line.key], line.points) for line in result.lines
+    ]
+
+
 def test_names_that_look_like_formulas_are_text(season):
     competition, members, evenings, director = season
     for member, name in zip(members, TRICKY, strict=False):

@@ -4,12 +4,14 @@ import datetime
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests import factories
+from tests.tournaments.test_pages import as_the_browser_sends
 from tournaments.league_models import League, LeagueMatch, LeagueTeam
 from tournaments.models import Seat
 
-from .conftest import build_league, generate, play_match, seat
+from .conftest import SEASON_END, SEASON_START, build_league, generate, play_match, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -291,6 +293,23 @@ def test_organisers_edit_the_settings_and_a_division(client, world):
     assert response.status_code == 302
     division.refresh_from_db()
     assert (division.name, division.relegate) == ("Hoofdklasse", 2)
+
+
+def test_in_dutch_the_league_edit_form_shows_its_dates_and_saves_them_unchanged(client, world):
+    client.force_login(world.organiser)
+    dutch = {"accept-language": "nl"}
+    with translation.override("nl"):
+        page = client.get(url("league-edit", world.league), headers=dutch)
+        assert f'value="{SEASON_START.isoformat()}"' in page.text
+        assert f'value="{SEASON_END.isoformat()}"' in page.text
+        data = as_the_browser_sends(
+            page.wsgi_request.path, page.text, url("league-edit", world.league)
+        )
+        response = client.post(url("league-edit", world.league), data, headers=dutch)
+    assert response.status_code == 302, response.context["form"].errors
+    world.league.competition.refresh_from_db()
+    competition = world.league.competition
+    assert (competition.start_date, competition.end_date) == (SEASON_START, SEASON_END)
 
 
 def test_a_match_moves_from_its_page(client, world):
