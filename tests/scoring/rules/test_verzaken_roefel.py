@@ -3,6 +3,7 @@
 import pytest
 
 from scoring.rules import (
+    STUK,
     InvalidHand,
     Outcome,
     PerTeam,
@@ -157,3 +158,86 @@ def test_check_roefel_refuses_another_trump(trump):
 def test_check_roefel_leaves_other_hands_and_rule_sets_alone():
     assert check_roefel(MATCH_500, 2, playing="A", trump="H") is None
     assert check_roefel(ROTTERDAM, 1, playing="A", trump="H") is None
+
+
+# --- Verzaken under declared roem (match-1500) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("playing", "verzaakt", "declared", "roem", "scores"),
+    [
+        # A's run of three loses to B's run of four; B gets 162 + 50 + 100.
+        ("A", "A", ((20,), (50,)), (0, 50), (0, 312)),
+        # The offenders' counted runs go to the other team as well.
+        ("A", "B", ((20,), (50,)), (0, 50), (312, 0)),
+        # Equal highest runs go to the playing team, whoever reneged.
+        ("B", "A", ((50,), (50,)), (0, 50), (0, 312)),
+        ("A", "A", ((50,), (50,)), (50, 0), (0, 312)),
+        # Stuk always counts, beside the other team's runs.
+        ("A", "A", ((STUK,), (50, 20)), (20, 70), (0, 352)),
+        ("B", "B", ((100, STUK), (20,)), (120, 0), (382, 0)),
+        # Nothing declared: 162 + the bonus.
+        ("A", "B", ((), ()), (0, 0), (262, 0)),
+    ],
+)
+def test_verzaken_under_declared_roem_counts_the_declarations_and_gives_them_all_away(
+    playing, verzaakt, declared, roem, scores
+):
+    result = score_hand(MATCH_1500, playing=playing, roem=declared, verzaakt=verzaakt)
+    assert result.outcome is Outcome.VERZAKEN and result.verzaakt is Team(verzaakt)
+    assert result.roem == PerTeam(*roem)
+    assert result.scores == PerTeam(*scores)
+    assert result.pit is None and not result.nat
+
+
+def test_verzaken_takes_declarations_in_the_written_form_and_card_points_given():
+    written = score_hand(
+        MATCH_1500, playing="A", points=(0, 162), roem=("stuk", "50+20"), verzaakt="A"
+    )
+    items = score_hand(MATCH_1500, playing="A", roem=((STUK,), (50, 20)), verzaakt="A")
+    assert written == items
+    assert written.scores == (0, 162 + 90 + 100)
+
+
+def test_verzaken_under_declared_roem_takes_the_counted_totals_of_a_stored_hand():
+    # A stored hand keeps the counted roem: replayed as totals it scores the same.
+    played = score_hand(MATCH_1500, playing="A", roem=("20", "50+stuk"), verzaakt="B")
+    again = score_hand(MATCH_1500, playing="A", roem=tuple(played.roem), verzaakt="B")
+    assert again == played and again.scores == (162 + 70 + 100, 0)
+
+
+@pytest.mark.parametrize(
+    ("roem", "code"),
+    [
+        (("stuk", "stuk"), "roem_conflict"),  # one trump king and queen
+        (("drie", ""), "declaration_unknown"),
+        (("30", ""), "roem_impossible"),
+        ((50, "20"), "declarations_mixed"),
+        (("20+20+20+20+20", ""), "roem_impossible"),
+        ((50, 50), "roem_conflict"),  # totals: both teams' runs cannot both count
+        ((30, 0), "roem_impossible"),
+    ],
+)
+def test_verzaken_under_declared_roem_refuses_what_no_deal_holds(roem, code):
+    with pytest.raises(InvalidHand) as info:
+        score_hand(MATCH_1500, playing="A", roem=roem, verzaakt="A")
+    assert (info.value.field, info.value.code) == ("roem", code)
+
+
+def test_verzaken_under_declared_roem_still_refuses_pit_and_wrong_card_points():
+    with pytest.raises(InvalidHand) as info:
+        score_hand(MATCH_1500, playing="A", points=(162, 0), roem=("50", ""), pit="A", verzaakt="B")
+    assert info.value.code == "verzaken_with_pit"
+    with pytest.raises(InvalidHand) as info:
+        score_hand(MATCH_1500, playing="A", points=(100, 62), roem=("50", ""), verzaakt="B")
+    assert info.value.code == "verzaken_points"
+
+
+def test_a_declared_hand_without_verzaken_scores_as_before():
+    # verzaakt=None is the played hand: the declared counting and the fast path of
+    # in-trick totals are unchanged.
+    kwargs = {"playing": "A", "points": (100, 62), "roem": ("20", "50")}
+    assert score_hand(MATCH_1500, **kwargs, verzaakt=None) == score_hand(MATCH_1500, **kwargs)
+    assert score_hand(MATCH_1500, **kwargs).scores == (100, 112)
+    fast = score_hand(ROTTERDAM, playing="A", points=(100, 62), roem=(20, 0), verzaakt=None)
+    assert fast.scores == (120, 62) and fast.outcome is Outcome.MADE
