@@ -108,10 +108,14 @@ def test_declarations_are_stored_in_the_written_form(match):
     ],
 )
 def test_declarations_no_hand_holds_are_refused_on_their_field(match, a, b, field, text):
-    with pytest.raises(ValidationError) as info:
-        services.hand_record(game=match.game, data=declared("A", 100, a, b), keeper="A")
-    assert field in info.value.message_dict
-    assert text in " ".join(info.value.message_dict[field])
+    from django.utils import translation
+
+    # The source sentences: the site's language (Dutch) has them translated.
+    with translation.override("en"):
+        with pytest.raises(ValidationError) as info:
+            services.hand_record(game=match.game, data=declared("A", 100, a, b), keeper="A")
+        assert field in info.value.message_dict
+        assert text in " ".join(info.value.message_dict[field])
     assert not Hand.objects.filter(game=match.game).exists()
 
 
@@ -141,7 +145,7 @@ def test_the_entry_page_asks_for_declarations_with_run_and_stuk_buttons(client, 
     assert 'name="declared_a"' in page and 'name="declared_b"' in page
     assert 'name="roem_a"' not in page
     assert 'data-declare="50"' in page and 'data-declare="stuk"' in page
-    assert "run of 4 (50)" in page or "rij van 4 (50)" in page
+    assert "run of 4 (50)" in page or "vierkaart (50)" in page
 
 
 def test_the_entry_page_of_an_in_trick_competition_has_no_declarations(client, rotterdam):
