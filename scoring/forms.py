@@ -222,6 +222,12 @@ class HandForm(HandFieldsMixin, forms.Form):
         self.fields["pit"].choices = [("", _("no pit")), *team_choices()]
         self.fields["trump"].choices = [("", "–"), *Suit.choices]
         self.fields["verzaakt"].choices = verzaakt_choices(gettext("no one"))
+        if declared:
+            self.fields["verzaakt"].help_text = _(
+                "A team reneged: the hand ends, the other team gets 162 + all roem that "
+                "counts + the penalty. Enter what each team declared; the card points are "
+                "left empty."
+            )
 
     def fix_roefel(self, roefel):
         """Hand 1 is the roefel (``rules.Roefel``): the forehand's team plays with

@@ -25,7 +25,8 @@ pit         the team that took every trick: ``A``, ``B`` or empty
 verzaakt    the team that reneged, ending the hand (verzaken): ``A``, ``B`` or
             empty; its card points are then 162 for the other team and 0 for the
             team that reneged (they may be left empty), roem is all roem of the
-            hand, and there is no pit
+            hand (under declared roem: the declarations, counted as in a played
+            hand), and there is no pit
 ==========  =====================================================================
 
 Optional columns the export writes as well; the importer checks them when they

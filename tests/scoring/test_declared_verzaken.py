@@ -106,6 +106,7 @@ def test_the_entry_page_of_a_declared_match_has_declarations_and_the_verzaakt_ch
     assert 'name="declared_a"' in page and 'name="roem_a"' not in page
     for value in ("", "A", "B"):
         assert f'name="verzaakt" value="{value}"' in page
+    assert "Enter what each team declared; the card points are left empty." in page
 
 
 def test_the_json_endpoint_takes_a_declared_verzaken_hand_without_card_points(match):
