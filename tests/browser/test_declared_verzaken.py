@@ -35,7 +35,7 @@ def test_a_declared_verzaken_hand_is_tapped_in_and_the_preview_says_what_counts(
     _declare(phone, "b", "50", "stuk")
     assert phone.input_value("[name=declared_b]") == "50+stuk"
     phone.wait_for_function(
-        "() => document.querySelector('#preview').textContent.includes('roem that counts')"
+        "() => document.querySelector('#preview').textContent.includes('zij 70')"
     )
     assert phone.inner_text("#preview") == (
         "wij verzaakt: wij bank 0, zij bank 332 · roem that counts: wij 0, zij 70"
