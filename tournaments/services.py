@@ -205,7 +205,12 @@ def _seat_history(competition, evening):
             continue
         tables.setdefault((evening_id, table_id), {})[position] = member_id
     partners, opponents, season_partners = Counter(), Counter(), Counter()
+    threes_evening, threes_season = Counter(), Counter()
     for (evening_id, _table), by_seat in tables.items():
+        if len(by_seat) < 4:  # a table of three: a substitute has the fourth seat
+            threes_season.update(by_seat.values())
+            if evening_id == evening.pk:
+                threes_evening.update(by_seat.values())
         teams = [
             [by_seat.get("N"), by_seat.get("S")],
             [by_seat.get("E"), by_seat.get("W")],
@@ -227,6 +232,8 @@ def _seat_history(competition, evening):
         season_partners=season_partners,
         sitouts_evening=sitouts_evening,
         sitouts_season=sitouts_season,
+        threes_evening=threes_evening,
+        threes_season=threes_season,
     )
 
 
