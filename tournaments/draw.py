@@ -146,7 +146,8 @@ Odd numbers (``n`` not a multiple of four)
 like the sit-out rota: players are keyed by (times at a table of three this
 evening, this season; :attr:`DrawHistory.threes_evening` and ``threes_season``)
 and the ``3e`` lowest keys fill the tables of three, ties at the cut tried at
-random (12 tie-breaks for up to two tables, one per restart for more). The other
+random (up to six tables: 12 tie-breaks, up to 40 while each leaves a partner
+repeat; more tables: one per restart). The other
 players fill the full tables; each part is then seated as above (the two parts
 share no table, so their costs add up). Hence:
 
@@ -173,7 +174,8 @@ for the full tables with their own players (``m - 3e`` seated, no empty seat).
 Rounds 1 to 3 have no partner repeat at a table of three: three players who have
 all partnered each other need three earlier rounds (a round partners a player
 once). From round 4 on a repeat can be forced there (the rota's three partnered
-each other in rounds 1-3); the tie-breaks usually avoid it.
+each other in rounds 1-3); the tie-breaks usually avoid it (the tests witness
+evenings of 6 rounds without a partner repeat for 7 to 23 players).
 
 Fewer than 4 players is a :class:`DrawError` (code ``too_few_players``); so is a
 player listed twice (``duplicate_player``). Late arrivals and leavers need
@@ -256,6 +258,9 @@ GREEDY_WINDOW = 48
 """The greedy fills a seat with the cheapest of this many remaining players."""
 SITOUT_TRIES = 12
 """Random tie-breaks of the sit-out rota tried for two tables."""
+THREES_TRIES = 40
+"""Tie-breaks of the rota of the tables of three tried (up to six tables) while the
+first SITOUT_TRIES leave a partner repeat or a lookahead problem."""
 LOOKAHEAD_ROUNDS = 5
 """One table: rounds searched ahead for a repeat-free continuation."""
 
@@ -550,12 +555,13 @@ def _draw_with_threes(
     season) keys fill the tables of three, the others the full tables; each part is
     seated like a round of its own (the key adds up: the parts share no table).
     """
-    small = tables <= 2
     choices = _rota_choices(
-        present, 3 * empty, _threes_key(history), rng, SITOUT_TRIES if small else RESTARTS
+        present, 3 * empty, _threes_key(history), rng, THREES_TRIES if tables <= 6 else RESTARTS
     )
     best: tuple[tuple[int, ...], list[P], list[int]] | None = None
-    for threes in choices:
+    for tried, threes in enumerate(choices):
+        if tried >= SITOUT_TRIES and best is not None and best[0][:2] == (0, 0):
+            break  # a clean round found: more tie-breaks only polish the season spread
         chosen = set(threes)
         full = [p for p in present if p not in chosen]
         key_full, layout_full = _seat_part(full, tables - empty, 0, history, rng)
