@@ -296,6 +296,7 @@ def _pairs_round(competition, evening, present, number):
     The stay-and-move movements place the pairs of the evening (both players
     checked in, present or left) once per evening: by number, or with an odd
     number by the sit-out rota of the evenings before (``draw.movement_positions``).
+    A pair that checks in after the first round changes the places from its round on.
     """
     here = set(present)
     pairs = [(pair.first_id, pair.second_id) for pair in competition.pairs.order_by("number")]
