@@ -364,6 +364,8 @@ def _measure(round_, evening):
     counts = draw.repeat_counts(_round_draws(evening))
     earlier = draw.repeat_counts(_round_draws(evening, before=round_.number))
     round_.partner_repeats = counts.partner_repeats - earlier.partner_repeats
+    if evening.competition.kind == Competition.Kind.PAIRS:
+        round_.partner_repeats = 0  # fixed pairs partner every round by design
     round_.opponent_repeats = counts.opponent_repeats - earlier.opponent_repeats
     round_.save(update_fields=["partner_repeats", "opponent_repeats"])
 

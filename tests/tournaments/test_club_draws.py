@@ -239,17 +239,19 @@ def test_eight_pairs_move_up_a_table_and_the_plan_and_sheets_follow(
     club, logged_in, director, movement, rounds
 ):
     competition, pairs = pairs_competition(
-        logged_in, club, director, 8, movement=movement, rounds_per_evening=4
+        logged_in, club, director, 8, movement=movement, rounds_per_evening=5
     )
     present = [m for pair in pairs for m in (pair.first, pair.second)]
     evening = evening_of(competition, director, 0, present)
     for expected in rounds:
         round_ = services.round_draw(evening=evening, by=director)
         assert table_pairs(round_) == expected
-    met = [
-        frozenset(t) for r in Round.objects.filter(evening=evening) for t in table_pairs(r).values()
-    ]
+        assert (round_.partner_repeats, round_.opponent_repeats) == (0, 0)
+    met = [frozenset(t) for r in evening.rounds.all() for t in table_pairs(r).values()]
     assert len(met) == len(set(met)) == 16  # four rounds, nobody meets twice
+    fifth = services.round_draw(evening=evening, by=director)  # T + 1: round 1 again
+    assert table_pairs(fifth) == rounds[0]
+    assert (fifth.partner_repeats, fifth.opponent_repeats) == (0, 4 * 4)
 
     round_2 = Round.objects.get(evening=evening, number=2)
     names = {pair.number: (pair.first.name, pair.second.name) for pair in pairs}
