@@ -88,6 +88,7 @@ def describe_settings(competition, period=None):
     else:
         words.append(_("Equal points share the place."))
     words.append(_("Sitting out a round scores %(score)s.") % {"score": competition.sitout_score})
+    words.extend(competition.describe_draw())
     if competition.absence_policy != Competition.AbsencePolicy.NOTHING:
         words.append(str(competition.get_absence_policy_display()).capitalize() + ".")
     excluded = competition.evenings.filter(counts_for_ranking=False).order_by("date")

@@ -39,6 +39,13 @@ class Competition(models.Model):
         SITOUT = "sitout", _("players left over sit out with the sit-out score")
         SUBSTITUTE = "substitute", _("a table of three plays with a substitute")
 
+    class Movement(models.TextChoices):
+        """The values of ``tournaments.draw.Movement``."""
+
+        ROUND_ROBIN = "round_robin", _("every pair meets every other pair (round robin)")
+        EVEN_STAY = "even_stay", _("even pairs stay, odd pairs move up one table each round")
+        ODD_STAY = "odd_stay", _("odd pairs stay, even pairs move up one table each round")
+
     class AbsencePolicy(models.TextChoices):
         NOTHING = "nothing", _("absent players get no score")
         LOWEST = "lowest", _("players who called in get the evening's lowest score")
@@ -73,6 +80,16 @@ class Competition(models.Model):
     rounds_per_evening = models.PositiveSmallIntegerField(_("rounds per evening"), default=3)
     odd_players = models.CharField(
         _("players left over"), max_length=12, choices=OddPlayers.choices, default=OddPlayers.SITOUT
+    )
+    movement = models.CharField(
+        _("pairs movement"),
+        max_length=12,
+        choices=Movement.choices,
+        default=Movement.ROUND_ROBIN,
+        help_text=_(
+            "Pairs competitions: whom a pair meets each round. Moving up: in round 1 "
+            "pairs 1 and 2 sit at table 1, pairs 3 and 4 at table 2, and so on."
+        ),
     )
     sitout_score = models.PositiveIntegerField(
         _("sit-out score"),
@@ -131,6 +148,41 @@ class Competition(models.Model):
         return reverse(
             "tournaments:competition-detail", kwargs={"club": self.club.slug, "pk": self.pk}
         )
+
+    def describe_draw(self):
+        """The draw's settings in plain sentences: the pairs movement, players left over."""
+        if self.kind == self.Kind.PAIRS:
+            if self.movement == self.Movement.ROUND_ROBIN:
+                return [
+                    _("Pairs: every pair meets every other pair once (round robin)."),
+                    _("With an odd number of pairs one pair sits out each round, each in turn."),
+                ]
+            if self.movement == self.Movement.EVEN_STAY:
+                moves = _(
+                    "Pairs: the even pairs stay at their table, the odd pairs move up one "
+                    "table each round (from the last table to table 1)."
+                )
+            else:
+                moves = _(
+                    "Pairs: the odd pairs stay at their table, the even pairs move up one "
+                    "table each round (from the last table to table 1)."
+                )
+            return [
+                moves,
+                _(
+                    "With an odd number of pairs the moving pair that reaches the last table "
+                    "sits out that round; the pairs that sat out least this season are the "
+                    "ones that move."
+                ),
+            ]
+        if self.odd_players == self.OddPlayers.SUBSTITUTE:
+            return [
+                _(
+                    "Players left over play at a table of three with a substitute; who sits "
+                    "there goes by turns over the season."
+                )
+            ]
+        return [_("Players left over sit out, by turns over the season.")]
 
     def clean(self):
         """The rule set is the preset with the overrides, checked by the scoring core;

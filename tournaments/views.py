@@ -132,7 +132,7 @@ def competition_detail(request, club, pk):
         "pairs": competition.pairs.select_related("first", "second"),
         "periods": competition.periods.all(),
         "can_manage": can_manage,
-        "ruleset_words": describe_ruleset(competition.ruleset()),
+        "ruleset_words": describe_ruleset(competition.ruleset()) + competition.describe_draw(),
         "pair_form": PairForm(club=club) if can_manage else None,
         "period_form": PeriodForm() if can_manage else None,
     }

@@ -42,26 +42,33 @@ CHANGED = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def pending_dutch():
-    """This branch's new Dutch strings, until they are merged into the catalog."""
+class PendingCatalog(gettext.NullTranslations):
+    """A branch's pending Dutch strings (locale/pending/<branch>.django.po) as a catalog."""
 
-    class Pending(gettext.NullTranslations):
-        def __init__(self, entries):
-            super().__init__()
-            self._catalog = {}
-            for (_, msgid), value in entries.items():
-                if isinstance(value, tuple):
-                    self._catalog.update({(msgid, i): text for i, text in enumerate(value)})
-                else:
-                    self._catalog[msgid] = value
-            self.plural = lambda n: int(n != 1)
+    def __init__(self, entries):
+        super().__init__()
+        self._catalog = {}
+        for (_, msgid), value in entries.items():
+            if isinstance(value, tuple):
+                self._catalog.update({(msgid, i): text for i, text in enumerate(value)})
+            else:
+                self._catalog[msgid] = value
+        self.plural = lambda n: int(n != 1)
 
-    if PENDING.exists():
-        trans_real.translation("nl").merge(Pending(parse_po(PENDING)))
+
+def with_pending_dutch(path):
+    """Merge ``path`` into the Dutch catalog until the generator is closed (a fixture)."""
+    if path.exists():
+        trans_real.translation("nl").merge(PendingCatalog(parse_po(path)))
     yield
     trans_real._translations = {}
     trans_real._default = None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pending_dutch():
+    """This branch's new Dutch strings, until they are merged into the catalog."""
+    yield from with_pending_dutch(PENDING)
 
 
 @pytest.fixture
