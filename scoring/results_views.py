@@ -4,7 +4,6 @@ Public when the club's results are public (``club_required()`` with no role);
 they show names and numbers only, never contact details.
 """
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,6 +12,7 @@ from django_tables2 import RequestConfig
 
 from clubs.models import Member
 from clubs.permissions import club_required
+from common.params import id_or_404
 from tournaments.models import Competition, Evening
 
 from . import standings
@@ -110,9 +110,7 @@ def season_standings(request, club, pk):
     competition = _competition(club, pk)
     period = None
     if request.GET.get("period"):
-        if not request.GET["period"].isdigit():
-            raise Http404
-        period = get_object_or_404(competition.periods, pk=request.GET["period"])
+        period = get_object_or_404(competition.periods, pk=id_or_404(request.GET["period"]))
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
     table = StandingsTable(_rows(result.lines, result.names, club, competition, pairs=pairs))
@@ -176,9 +174,8 @@ def player(request, club, pk):
     competitions = list(Competition.objects.filter(club=club).order_by("-start_date"))
     competition = None
     if request.GET.get("competition"):
-        if not request.GET["competition"].isdigit():
-            raise Http404
-        competition = get_object_or_404(Competition, club=club, pk=request.GET["competition"])
+        competition_id = id_or_404(request.GET["competition"])
+        competition = get_object_or_404(Competition, club=club, pk=competition_id)
     elif competitions:
         competition = competitions[0]
     stats = standings.player_stats(member=member, competition=competition) if competition else None
