@@ -52,10 +52,12 @@ from django_tables2 import RequestConfig
 from clubs.permissions import Role, club_required, has_role
 from clubs.views import apply_validation_error
 from common.params import id_or_404, parse_int
+from common.text import clean_line
 from tournaments.models import Evening, Round, Table
 
 from . import qr, selectors, services
 from .forms import (
+    CLIENT_ID_MAX,
     MAX_SHEET_ROWS,
     AdjustmentForm,
     ConfirmForm,
@@ -326,8 +328,10 @@ def table_hands_json(request, token):
     if not isinstance(payload, dict):
         errors = _errors_json([_("Send one hand as a JSON object.")])
         return JsonResponse({"ok": False, "errors": errors}, status=400)
-    client_id = payload.get("client_id")
-    if isinstance(client_id, str) and client_id:
+    # Looked up before the form checks it: a NUL byte, a control character or an
+    # overlong id never reaches the query (PostgreSQL refuses NUL in text).
+    client_id = clean_line(payload.get("client_id"), max_length=CLIENT_ID_MAX)
+    if client_id is not None:
         existing = selectors.hand_by_client_id(game=game, client_id=client_id)
         if existing is not None:
             # Sent before and its answer lost: the stored hand, unchanged.

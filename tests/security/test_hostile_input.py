@@ -504,3 +504,15 @@ def test_the_grids_row_count_in_ascii_digits_is_taken(world):
     plain = send(client, "GET", url)
     asked = send(client, "GET", url, {"rows": "60"})
     assert asked.content.count(b"<tr") > plain.content.count(b"<tr")
+
+
+def test_a_nul_byte_in_the_json_entry_id_is_refused(world):
+    """``POST /t/<token>/hands.json`` with ``{"client_id": "x\\u0000y"}`` looked the id
+    up before any check: PostgreSQL refuses NUL in text (500); SQLite answered 422."""
+    import json
+
+    table = world[0].tables[-1]
+    url = reverse("scoring:table-hands-json", kwargs={"token": table.token})
+    body = {"client_id": "x\x00y", "number": 1, "playing": "A", "points_a": 100}
+    response = send(Client(), "POST", url, json.dumps(body), content_type="application/json")
+    assert response.status_code == 422
