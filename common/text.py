@@ -49,10 +49,11 @@ def validate_one_line(value):
 
 
 def validate_member_name(value):
-    """The one check of a member's name: one line, not only spaces, not too long.
+    """The one check of a member's name: one line, not only spaces.
 
-    (Surrounding spaces are stripped by the forms, the importer and
-    ``Member.clean()``; this refuses what stripping cannot mend.)"""
+    Surrounding spaces are stripped by the forms, the importer and
+    ``Member.clean()``; the length is the field's ``max_length``
+    (:data:`MEMBER_NAME_MAX`), whose own validator says so."""
     value = str(value)
     if has_control_character(value):
         raise ValidationError(
@@ -61,8 +62,3 @@ def validate_member_name(value):
         )
     if not value.strip():
         raise ValidationError(_("A member needs a name."), code="blank")
-    if len(value.strip()) > MEMBER_NAME_MAX:
-        raise ValidationError(
-            _("A name has at most %(max)s characters.") % {"max": MEMBER_NAME_MAX},
-            code="max_length",
-        )

@@ -98,6 +98,7 @@ from django.utils.translation import ngettext
 from clubs.imports import ImportRejected, Problem
 from clubs.models import Club, Member
 from clubs.permissions import Role, require_role
+from common.text import has_control_character
 from scoring import rules
 from scoring.messages import MESSAGES
 from scoring.models import Adjustment, AuditEntry, Game, Hand
@@ -125,7 +126,6 @@ EXCEL_MAX_ROW = 1_048_576
 NAME_MAX = Member._meta.get_field("name").max_length
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 _TEAMS = {"a": "A", "b": "B", "wij": "A", "zij": "B", "w": "A", "z": "B"}
 _SUITS = {
     "c": "C",
@@ -523,7 +523,7 @@ def _as_name(value, from_csv):
     text = str(value).strip()
     if from_csv and text[:1] == "'" and text[1:2] in FORMULA_TRIGGERS:
         text = text[1:]  # the guard our CSV export puts before = + - @
-    if _CONTROL.search(text):
+    if has_control_character(text):
         raise _CellError(
             _("the name holds a line break, tab or other control character; keep it on one line.")
         )
