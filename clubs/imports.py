@@ -85,6 +85,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from common.csvfile import unguard
 from common.text import has_control_character, validate_member_name
 
 from .models import Club, ClubLog, Member
@@ -132,7 +133,6 @@ ALIASES = {
 TRUE_WORDS = {"ja", "j", "yes", "y", "1", "waar", "true", "x"}
 FALSE_WORDS = {"nee", "n", "no", "0", "onwaar", "false"}
 
-FORMULA_TRIGGERS = ("=", "+", "-", "@")
 _SALT = "clubs.imports.member_import"
 
 
@@ -539,8 +539,8 @@ def _rows(sheet: _Sheet, preview: Preview) -> None:
                     )
             else:
                 text = _text(value).strip()
-                if sheet.from_csv and text[:1] == "'" and text[1:2] in FORMULA_TRIGGERS:
-                    text = text[1:]  # the guard our CSV export puts before = + - @
+                if sheet.from_csv:
+                    text = unguard(text)  # the guard our CSV export puts before = + - @
                 if has_control_character(text):
                     row_problems.append(
                         Problem(

@@ -98,13 +98,13 @@ from django.utils.translation import ngettext
 from clubs.imports import ImportRejected, Problem
 from clubs.models import Club, Member
 from clubs.permissions import Role, require_role
+from common.csvfile import unguard
 from common.text import has_control_character
 from scoring import rules
 from scoring.messages import MESSAGES
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
 
-from . import FORMULA_TRIGGERS
 from .handlog import ALIASES, COLUMNS, NAMES, POSITION, REQUIRED, TITLES
 
 __all__ = [
@@ -521,8 +521,8 @@ def _as_name(value, from_csv):
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = str(value).strip()
-    if from_csv and text[:1] == "'" and text[1:2] in FORMULA_TRIGGERS:
-        text = text[1:]  # the guard our CSV export puts before = + - @
+    if from_csv:
+        text = unguard(text)  # the guard our CSV export puts before = + - @
     if has_control_character(text):
         raise _CellError(
             _("the name holds a line break, tab or other control character; keep it on one line.")

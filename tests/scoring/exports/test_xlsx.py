@@ -213,8 +213,3 @@ def test_an_empty_competition_gives_a_sheet_with_only_the_header(club):
     report = reports.standings_report(competition=competition)
     sheet = read_xlsx(xlsx.report_xlsx(report)).active
     assert sheet.cell(row=header_row(sheet), column=2).value == "Player"
-
-
-def test_sheet_names_lose_characters_excel_forbids():
-    assert xlsx._sheet_name("Stand: 2026/27 [najaar]?") == "Stand  2026 27  najaar"
-    assert len(xlsx._sheet_name("x" * 40)) == 31
