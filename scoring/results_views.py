@@ -16,7 +16,7 @@ from common.params import id_or_404
 from tournaments.models import Competition, Evening
 
 from . import standings
-from .results_tables import EveningResultTable, NumberColumn, StandingsTable
+from .results_tables import EveningResultTable, StandingsTable, standings_columns
 
 
 def _competition(club, pk):
@@ -113,9 +113,10 @@ def season_standings(request, club, pk):
         period = get_object_or_404(competition.periods, pk=id_or_404(request.GET["period"]))
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
-    table = StandingsTable(_rows(result.lines, result.names, club, competition, pairs=pairs))
-    if pairs:
-        table.columns["name"].column.verbose_name = _("Pair")
+    table = StandingsTable(
+        _rows(result.lines, result.names, club, competition, pairs=pairs),
+        columns=standings_columns(pairs=pairs),
+    )
     RequestConfig(request, paginate=False).configure(table)
     context = {
         "club": club,
@@ -145,15 +146,8 @@ def evening_result(request, club, pk):
         row["poedel"] = row["key"] in poedel and not row["winner"]
         for number in result.round_numbers:
             row[f"round_{number}"] = result.rounds.get(row["key"], {}).get(number, "")
-    extra = [
-        (
-            f"round_{n}",
-            NumberColumn(verbose_name=_("Round %(number)s") % {"number": n}, default=""),
-        )
-        for n in result.round_numbers
-    ]
-    table = EveningResultTable(rows, extra_columns=extra)
-    table.sequence = ["rank", "name", *[f"round_{n}" for n in result.round_numbers], "..."]
+    columns = standings_columns(pairs=pairs, evenings=False, round_numbers=result.round_numbers)
+    table = EveningResultTable(rows, columns=columns)
     RequestConfig(request, paginate=False).configure(table)
     board = request.GET.get("board") == "1"
     context = {

@@ -22,28 +22,22 @@ Both
 
 from datetime import date
 
-from django.utils.formats import number_format
-
+from common.columns import TEXT
 from common.csvfile import Verbatim, csv_bytes, csv_lines
 
 from .handlog import COLUMNS
-from .reports import DECIMAL, RANK, TEXT, Report
+from .reports import Report
 
 REPORT_DELIMITER = ";"
 HAND_LOG_DELIMITER = ","
 
 
 def _report_value(column, row):
-    value = row.get(column.key)
-    if value is None:
+    if row.get(column.key) is None:
         return None
     if column.kind == TEXT:
-        return str(value)
-    if column.kind == RANK:
-        return Verbatim(f"{value}=" if row.get("shared") else value)
-    if column.kind == DECIMAL:
-        return Verbatim(number_format(round(value, 1), 1, use_l10n=True, force_grouping=False))
-    return value
+        return column.text(row)  # guarded by the writer
+    return Verbatim(column.text(row))  # as the page shows it: 3=, 1625,1
 
 
 def report_csv(report: Report) -> bytes:

@@ -39,24 +39,15 @@ from common.pdf import date_text as _date
 from common.pdf import paragraph as _p
 from common.pdf import styles as _styles
 
-from .reports import DECIMAL, RANK, TEXT, Report, RoundSheets, ScoreSheet, dealers
+from .reports import Report, RoundSheets, ScoreSheet, dealers
 
 # ---------------------------------------------------------------- reports
 
 
 def _report_cell(column, row, styles):
-    value = row.get(column.key)
-    if value is None or value == "":
-        return "–" if column.kind == RANK else ""
-    if column.kind == RANK:
-        return f"{value}=" if row.get("shared") else str(value)
-    if column.kind == DECIMAL:
-        from django.utils.formats import number_format
-
-        return number_format(round(value, 1), 1, use_l10n=True)
-    if column.key == "name":
-        return _p(value, styles["cell"])  # names wrap
-    return str(value)
+    if column.key == "name" and row.get("name"):
+        return _p(column.text(row), styles["cell"])  # names wrap
+    return column.text(row)  # as the page shows it
 
 
 def _column_widths(report, data):
@@ -111,7 +102,7 @@ def report_pdf(report: Report) -> bytes:
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]
     for index, column in enumerate(report.columns):
-        if column.kind != TEXT:
+        if column.numeric:
             style.append(("ALIGN", (index, 0), (index, -1), "RIGHT"))
     for number in range(1, len(data)):
         if number % 2 == 0:

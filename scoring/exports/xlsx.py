@@ -18,11 +18,12 @@ Decisions
 
 from django.utils.translation import gettext as _
 
+from common.columns import DECIMAL, RANK, TEXT
 from common.csvfile import FORMULA_TRIGGERS
 from common.xlsxfile import XlsxWriter, set_widths
 
 from .handlog import COLUMNS, TITLES, HandLogRow
-from .reports import DECIMAL, RANK, TEXT, Report
+from .reports import Report
 
 
 def report_xlsx(report: Report) -> bytes:
@@ -52,13 +53,13 @@ def report_xlsx(report: Report) -> bytes:
     for row in report.rows:
         cells = []
         for column in report.columns:
-            value = row.get(column.key)
+            value = column.cell(row)  # a decimal rounded as the page shows it
             if column.kind == TEXT:
                 cells.append(out.text(sheet, value))
             elif column.kind == RANK:
                 cells.append(out.number(sheet, value, '0"="' if row.get("shared") else None))
             elif column.kind == DECIMAL:
-                cells.append(out.number(sheet, value, "0.0"))
+                cells.append(out.number(sheet, value, "0." + "0" * column.decimals))
             else:
                 cells.append(out.number(sheet, value))
         sheet.append(cells)

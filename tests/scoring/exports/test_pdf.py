@@ -10,6 +10,7 @@ import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
+from common.columns import INT, Column
 from scoring import standings
 from scoring.exports import pdf, reports, table_entry_path
 from scoring.models import Game
@@ -85,7 +86,7 @@ def test_evening_result_pdf_has_rounds_points_and_prizes(season):
 def test_many_columns_turn_the_page_sideways(season):
     competition, members, evenings, director = season
     report = reports.evening_report(evening=evenings[0])
-    extra = [reports.Column(f"round_{n}", f"Round {n}", reports.INT, 9) for n in range(3, 9)]
+    extra = [Column(f"round_{n}", f"Round {n}", INT, 9) for n in range(3, 9)]
     report = dataclasses.replace(report, columns=report.columns[:4] + extra + report.columns[4:])
     page = PdfReader(io.BytesIO(pdf.report_pdf(report))).pages[0]
     assert page.mediabox.width > page.mediabox.height
