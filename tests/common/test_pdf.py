@@ -3,6 +3,7 @@
 import datetime
 import io
 
+from django.utils import translation
 from pypdf import PdfReader
 
 from common.pdf import document, font_files, numbered_canvas, paragraph, styles
@@ -34,11 +35,13 @@ def test_a_document_prints_every_alphabet_in_the_embedded_font_only():
     every = styles()
     doc = document(buffer, title="Łódź", author="Klub")
     story = [paragraph("Łódź <b>Wiśniewska</b> & Ἀθῆναι", every["title"])]
-    doc.build(story, canvasmaker=numbered_canvas("Klub Łódź", "Stand", datetime.date(2026, 10, 6)))
+    with translation.override("nl"):
+        canvas = numbered_canvas("Klub Łódź", "Stand", datetime.date(2026, 10, 6))
+        doc.build(story, canvasmaker=canvas)
     data = buffer.getvalue()
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
     assert "Łódź <b>Wiśniewska</b> & Ἀθῆναι" in text  # markup printed as typed
-    assert "Klub Łódź" in text and "06-10-2026" in text and "1 van 1" in text
+    assert "Klub Łódź" in text and "Afgedrukt 06-10-2026" in text and "Pagina 1 van 1" in text
     fonts = pdf_fonts(data)
     assert fonts and all(fonts.values()), fonts
     assert all("DejaVuSans" in name for name in fonts), fonts
