@@ -172,3 +172,17 @@ def test_league_pdfs_print_names_in_polish_with_the_embedded_font(season):
         assert fonts and all(embedded for embedded in fonts.values()), fonts
         assert all("DejaVuSans" in name for name in fonts), fonts
         assert not any("Helvetica" in name for name in fonts)
+
+
+@pytest.mark.parametrize(
+    ("points", "shown"),
+    [(Fraction(5, 8), "0.63"), (Fraction(7, 8), "0.88"), (Fraction(17, 3), "5.67"), (7, "7")],
+)
+def test_match_points_are_the_same_on_the_page_and_in_the_spreadsheet(points, shown):
+    """The page rounded half up (5/8 is 0,63) and the spreadsheet with ``round()``
+    (half to even on the binary number: 0,62); both use ``common.formatting`` now."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        assert league_selectors.format_points(points) == shown
+    assert league_selectors.points_value(points) == float(shown)
