@@ -11,6 +11,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.text import MEMBER_NAME_MAX, validate_member_name
+
 
 class RulesetPreset(models.TextChoices):
     """The rule-set presets of the scoring core (``scoring.rules.RULESETS``)."""
@@ -88,7 +90,10 @@ class Member(models.Model):
         Club, on_delete=models.PROTECT, related_name="members", verbose_name=_("club")
     )
     name = models.CharField(
-        _("name"), max_length=120, help_text=_("As the club writes it on the score sheets.")
+        _("name"),
+        max_length=MEMBER_NAME_MAX,
+        validators=[validate_member_name],
+        help_text=_("As the club writes it on the score sheets."),
     )
     membership_number = models.CharField(_("membership number"), max_length=30, blank=True)
     is_active = models.BooleanField(_("active"), default=True)
@@ -133,6 +138,10 @@ class Member(models.Model):
 
     def get_absolute_url(self):
         return reverse("clubs:member-detail", kwargs={"club": self.club.slug, "pk": self.pk})
+
+    def clean(self):
+        super().clean()
+        self.name = (self.name or "").strip()
 
 
 class ClubRole(models.Model):

@@ -12,12 +12,15 @@ from django.forms.utils import ErrorDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from common.text import validate_one_line
+
 from .messages import MESSAGES
-from .models import Adjustment, Suit, Team
+from .models import Adjustment, Hand, Suit, Team
 from .services import HandInput
 
 HAND_TOTAL = 162
 MAX_SHEET_ROWS = 80
+CLIENT_ID_MAX = Hand._meta.get_field("client_id").max_length
 
 POINTS_ERRORS = {
     "min_value": MESSAGES["points_range"],
@@ -153,7 +156,12 @@ class HandForm(HandFieldsMixin, forms.Form):
     declared_b = declared_field(_("Declared zij"))
     pit = forms.ChoiceField(label=_("Pit (mars)"), required=False, widget=forms.RadioSelect)
     trump = forms.ChoiceField(label=_("Trump (optional)"), required=False)
-    client_id = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    client_id = forms.CharField(
+        required=False,
+        max_length=CLIENT_ID_MAX,
+        validators=[validate_one_line],
+        widget=forms.HiddenInput,
+    )
     number = forms.IntegerField(
         required=False, min_value=1, max_value=999, widget=forms.HiddenInput
     )

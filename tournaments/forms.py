@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from common.forms import DateInput
+from common.text import MEMBER_NAME_MAX, validate_member_name
 from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
 
 from .models import Competition, Evening
@@ -163,7 +164,9 @@ class EveningForm(forms.ModelForm):
 
 
 class GuestForm(forms.Form):
-    name = forms.CharField(label=_("Guest's name"), max_length=120)
+    name = forms.CharField(
+        label=_("Guest's name"), max_length=MEMBER_NAME_MAX, validators=[validate_member_name]
+    )
 
 
 class SwapForm(forms.Form):
