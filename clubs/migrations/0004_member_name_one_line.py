@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0002_login_failure'),
+        ('clubs', '0003_remove_login_failure_axes_counts_now'),
     ]
 
     operations = [
