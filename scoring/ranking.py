@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from fractions import Fraction
 from itertools import groupby
+
+from tournaments.ranking_rules import Basis, TieBreak
 
 __all__ = [
     "Basis",
@@ -33,19 +34,6 @@ __all__ = [
     "rank_evening",
     "rank_season",
 ]
-
-
-class Basis(StrEnum):
-    TOTAL = "total"
-    AVERAGE = "average"
-
-
-class TieBreak(StrEnum):
-    MARSEN = "marsen"
-    FEWER_NAT = "fewer_nat"
-    ROEM = "roem"
-    AVERAGE = "average"
-    HEAD_TO_HEAD = "head_to_head"
 
 
 @dataclass(frozen=True, slots=True)
