@@ -160,3 +160,19 @@ def test_an_update_that_skips_the_model_cannot_store_an_unknown_choice(column, v
     competition = factories.competition(factories.club())
     with pytest.raises(IntegrityError):
         Competition.objects.filter(pk=competition.pk).update(**{column: value})
+
+
+def test_the_modules_that_define_the_vocabulary_load_no_django():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, scoring.rules, scoring.ranking, tournaments.ranking_rules, "
+        "tournaments.draw, tournaments.league_table; print('django' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
