@@ -23,6 +23,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import groupby
 
+# The basis and the tie-breaks are competition settings: defined (pure) next to the
+# competition model, which builds its choices from them; exported here as well.
 from tournaments.ranking_rules import Basis, TieBreak
 
 __all__ = [
