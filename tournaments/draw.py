@@ -225,8 +225,10 @@ import random
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from typing import Generic, TypeVar
+
+from scoring.rules.teams import Seat
 
 __all__ = [
     "DrawError",
@@ -263,23 +265,6 @@ THREES_TRIES = 40
 first SITOUT_TRIES leave a partner repeat or a lookahead problem."""
 LOOKAHEAD_ROUNDS = 5
 """One table: rounds searched ahead for a repeat-free continuation."""
-
-
-class Seat(IntEnum):
-    """A seat at a table; partners sit opposite (N+S team A, E+W team B)."""
-
-    N = 0
-    E = 1
-    S = 2
-    W = 3
-
-    @property
-    def partner(self) -> Seat:
-        return Seat(self ^ 2)
-
-    @property
-    def opponents(self) -> tuple[Seat, Seat]:
-        return (Seat(self ^ 1), Seat(self ^ 3))
 
 
 class OddMode(StrEnum):
@@ -343,12 +328,12 @@ class TableDraw(Generic[P]):
     @property
     def team_a(self) -> tuple[P | None, P | None]:
         """North and South (wij)."""
-        return (self.seats[Seat.N], self.seats[Seat.S])
+        return (self.seats[Seat.NORTH], self.seats[Seat.SOUTH])
 
     @property
     def team_b(self) -> tuple[P | None, P | None]:
         """East and West (zij)."""
-        return (self.seats[Seat.E], self.seats[Seat.W])
+        return (self.seats[Seat.EAST], self.seats[Seat.WEST])
 
     def partnerships(self) -> tuple[frozenset[P], ...]:
         """The pairs of drawn players who are partners (not with an invaller)."""

@@ -16,8 +16,12 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Member, RulesetPreset
+from common.choices import enum_values, text_choices, validate_tie_breaks
+from scoring import rules
 from scoring.rules import InvalidRuleset, ruleset_from
 
+from . import ranking_rules
+from .draw import OddMode
 from .rulesets import LABELS, MAX_HANDS_PER_GAME, ruleset_message
 
 
@@ -31,13 +35,23 @@ class Competition(models.Model):
         TOURNAMENT = "tournament", _("one-off tournament")
         LEAGUE = "league", _("league between clubs")
 
-    class RankingBasis(models.TextChoices):
-        TOTAL = "total", _("total points")
-        AVERAGE = "average", _("average per game")
+    RankingBasis = text_choices(
+        ranking_rules.Basis,
+        {
+            ranking_rules.Basis.TOTAL: _("total points"),
+            ranking_rules.Basis.AVERAGE: _("average per game"),
+        },
+        name="RankingBasis",
+    )
 
-    class OddPlayers(models.TextChoices):
-        SITOUT = "sitout", _("players left over sit out with the sit-out score")
-        SUBSTITUTE = "substitute", _("a table of three plays with a substitute")
+    OddPlayers = text_choices(
+        OddMode,
+        {
+            OddMode.SITOUT: _("players left over sit out with the sit-out score"),
+            OddMode.SUBSTITUTE: _("a table of three plays with a substitute"),
+        },
+        name="OddPlayers",
+    )
 
     class Movement(models.TextChoices):
         """The values of ``tournaments.draw.Movement``."""
@@ -51,12 +65,17 @@ class Competition(models.Model):
         LOWEST = "lowest", _("players who called in get the evening's lowest score")
         FIXED = "fixed", _("players who called in get the absence score")
 
-    class TieBreak(models.TextChoices):
-        MARSEN = "marsen", _("more marsen")
-        FEWER_NAT = "fewer_nat", _("fewer nat")
-        ROEM = "roem", _("more roem")
-        AVERAGE = "average", _("better average")
-        HEAD_TO_HEAD = "head_to_head", _("head-to-head")
+    TieBreak = text_choices(
+        ranking_rules.TieBreak,
+        {
+            ranking_rules.TieBreak.MARSEN: _("more marsen"),
+            ranking_rules.TieBreak.FEWER_NAT: _("fewer nat"),
+            ranking_rules.TieBreak.ROEM: _("more roem"),
+            ranking_rules.TieBreak.AVERAGE: _("better average"),
+            ranking_rules.TieBreak.HEAD_TO_HEAD: _("head-to-head"),
+        },
+        name="TieBreak",
+    )
 
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("club")
@@ -139,6 +158,29 @@ class Competition(models.Model):
                 name="competition_rounds_range",
                 violation_error_message=_("An evening has between 1 and 12 rounds."),
             ),
+            models.CheckConstraint(
+                condition=Q(format__in=["season", "tournament", "league"]),
+                name="competition_format_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["individual", "pairs"]), name="competition_kind_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(ruleset_preset__in=RulesetPreset.values),
+                name="competition_ruleset_preset_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(odd_players__in=enum_values(OddMode)),
+                name="competition_odd_players_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(absence_policy__in=["nothing", "lowest", "fixed"]),
+                name="competition_absence_policy_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(ranking_basis__in=enum_values(ranking_rules.Basis)),
+                name="competition_ranking_basis_known",
+            ),
         ]
 
     def __str__(self):
@@ -185,8 +227,25 @@ class Competition(models.Model):
         return [_("Players left over sit out, by turns over the season.")]
 
     def clean(self):
-        """The rule set is the preset with the overrides, checked by the scoring core;
-        the overrides are stored as the core gives them (only what differs)."""
+        """The tie-break order names known tie-breaks, each once; the rule set is the
+        preset with the overrides, checked by the scoring core (the overrides are
+        stored as the core gives them: only what differs)."""
+        errors = {}
+        for check in (self._clean_tie_breaks, self._clean_ruleset):
+            try:
+                check()
+            except ValidationError as exc:
+                errors.update(exc.error_dict)
+        if errors:
+            raise ValidationError(errors)
+
+    def _clean_tie_breaks(self):
+        try:
+            validate_tie_breaks(self.tie_breaks, self.TieBreak)
+        except ValidationError as exc:
+            raise ValidationError({"tie_breaks": exc}) from exc
+
+    def _clean_ruleset(self):
         try:
             ruleset = self.ruleset()
         except InvalidRuleset as exc:
@@ -319,6 +378,10 @@ class Evening(models.Model):
                 name="one_evening_per_day",
                 violation_error_message=_("This competition already has an evening on this day."),
             ),
+            models.CheckConstraint(
+                condition=Q(status__in=["planned", "in_play", "finished"]),
+                name="evening_status_known",
+            ),
         ]
 
     def __str__(self):
@@ -361,6 +424,10 @@ class Attendance(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["evening", "member"], name="attendance_once_per_evening"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["present", "left", "excused"]),
+                name="attendance_status_known",
             ),
         ]
 
@@ -426,6 +493,9 @@ class Table(models.Model):
         return _("Table %(number)s") % {"number": self.number}
 
 
+SEAT_LETTERS = enum_values(rules.Seat, value=lambda seat: seat.letter)
+
+
 class Seat(models.Model):
     """A player's place in a round: at a table (N, E, S, W) or sitting out.
 
@@ -434,14 +504,23 @@ class Seat(models.Model):
     holds that a member has one place per round and a table one player per seat.
     """
 
-    class Position(models.TextChoices):
-        NORTH = "N", _("North")
-        EAST = "E", _("East")
-        SOUTH = "S", _("South")
-        WEST = "W", _("West")
+    #: The core's seats (``scoring.rules.Seat``), stored by letter.
+    Position = text_choices(
+        rules.Seat,
+        {
+            rules.Seat.NORTH: _("North"),
+            rules.Seat.EAST: _("East"),
+            rules.Seat.SOUTH: _("South"),
+            rules.Seat.WEST: _("West"),
+        },
+        value=lambda seat: seat.letter,
+        name="Position",
+    )
 
-    TEAM_OF = {"N": "A", "S": "A", "E": "B", "W": "B"}
-    ORDER = ["N", "E", "S", "W"]
+    TEAM_OF = {seat.letter: str(seat.team) for seat in rules.Seat}
+    SEATS_OF = {str(team): tuple(seat.letter for seat in team.seats) for team in rules.Team}
+    PARTNER_OF = {seat.letter: seat.partner.letter for seat in rules.Seat}
+    ORDER = SEAT_LETTERS
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("round")
@@ -487,8 +566,12 @@ class Seat(models.Model):
                 condition=(
                     Q(table__isnull=True) & Q(position__isnull=True) & Q(member__isnull=False)
                 )
-                | (Q(table__isnull=False) & Q(position__in=["N", "E", "S", "W"])),
+                | (Q(table__isnull=False) & Q(position__in=SEAT_LETTERS)),
                 name="seat_at_table_or_sitting_out",
+            ),
+            models.CheckConstraint(
+                condition=Q(position__isnull=True) | Q(position__in=SEAT_LETTERS),
+                name="seat_position_known",
             ),
             models.CheckConstraint(
                 condition=Q(member__isnull=False) | ~Q(substitute=""),

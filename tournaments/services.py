@@ -58,14 +58,6 @@ def _clean_save(obj):
     return obj
 
 
-def _check_tie_breaks(value):
-    known = set(Competition.TieBreak.values)
-    if not isinstance(value, list) or any(item not in known for item in value):
-        raise ValidationError({"tie_breaks": _("Unknown tie-break.")})
-    if len(set(value)) != len(value):
-        raise ValidationError({"tie_breaks": _("Each tie-break once.")})
-
-
 @transaction.atomic
 def competition_create(*, club, by, **fields) -> Competition:
     require_role(by, club, Role.DIRECTOR)
@@ -75,8 +67,7 @@ def competition_create(*, club, by, **fields) -> Competition:
     fields.setdefault("ruleset_preset", club.ruleset_preset)
     fields.setdefault("ruleset_overrides", dict(club.ruleset_overrides))
     competition = Competition(club=club, **fields)
-    _check_tie_breaks(competition.tie_breaks)
-    return _clean_save(competition)  # clean() checks the rule set through the core
+    return _clean_save(competition)  # clean(): the tie-breaks, the rule set through the core
 
 
 def competition_has_play(competition):
@@ -95,8 +86,7 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
     # All the overrides first, then a single rule field (hands_per_game) over them.
     for name in sorted(fields, key=lambda name: name != "ruleset_overrides"):
         setattr(competition, name, fields[name])
-    _check_tie_breaks(competition.tie_breaks)
-    competition.full_clean()  # checks the rule set through the core
+    competition.full_clean()  # checks the tie-breaks and, through the core, the rule set
     ruleset = competition.ruleset()
     if ruleset != before:
         if competition_has_play(competition):

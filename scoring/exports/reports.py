@@ -184,8 +184,7 @@ class ScoreSheet:
     confirmed_by: str = ""
 
     def team(self, team):
-        first, second = ("N", "S") if team == "A" else ("E", "W")
-        return [self.names.get(first, ""), self.names.get(second, "")]
+        return [self.names.get(position, "") for position in Seat.SEATS_OF[team]]
 
 
 @dataclass(frozen=True)

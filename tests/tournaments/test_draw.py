@@ -639,8 +639,8 @@ def test_reprs_paste_back():
 
 def test_seats_fix_the_partner():
     table = TableDraw(3, (1, 2, 3, None))
-    assert table[Seat.N] == 1 and table[Seat.N.partner] == 3
-    assert Seat.E.opponents == (Seat.N, Seat.S)
+    assert table[Seat.NORTH] == 1 and table[Seat.NORTH.partner] == 3
+    assert Seat.EAST.opponents == (Seat.NORTH, Seat.SOUTH)
     assert table.team_a == (1, 3) and table.team_b == (2, None)
     assert table.partnerships() == (frozenset({1, 3}),)
     assert set(table.oppositions()) == {frozenset({1, 2}), frozenset({3, 2})}
