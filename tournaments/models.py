@@ -21,6 +21,7 @@ from scoring import rules
 from scoring.rules import InvalidRuleset, ruleset_from
 
 from . import ranking_rules
+from .draw import Movement as DrawMovement
 from .draw import OddMode
 from .rulesets import LABELS, MAX_HANDS_PER_GAME, ruleset_message
 
@@ -53,12 +54,15 @@ class Competition(models.Model):
         name="OddPlayers",
     )
 
-    class Movement(models.TextChoices):
-        """The values of ``tournaments.draw.Movement``."""
-
-        ROUND_ROBIN = "round_robin", _("every pair meets every other pair (round robin)")
-        EVEN_STAY = "even_stay", _("even pairs stay, odd pairs move up one table each round")
-        ODD_STAY = "odd_stay", _("odd pairs stay, even pairs move up one table each round")
+    Movement = text_choices(
+        DrawMovement,
+        {
+            DrawMovement.ROUND_ROBIN: _("every pair meets every other pair (round robin)"),
+            DrawMovement.EVEN_STAY: _("even pairs stay, odd pairs move up one table each round"),
+            DrawMovement.ODD_STAY: _("odd pairs stay, even pairs move up one table each round"),
+        },
+        name="Movement",
+    )
 
     class AbsencePolicy(models.TextChoices):
         NOTHING = "nothing", _("absent players get no score")
@@ -176,6 +180,10 @@ class Competition(models.Model):
             models.CheckConstraint(
                 condition=Q(absence_policy__in=["nothing", "lowest", "fixed"]),
                 name="competition_absence_policy_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(movement__in=enum_values(DrawMovement)),
+                name="competition_movement_known",
             ),
             models.CheckConstraint(
                 condition=Q(ranking_basis__in=enum_values(ranking_rules.Basis)),

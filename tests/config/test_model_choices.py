@@ -14,7 +14,7 @@ from django.db import models
 
 from scoring import rules
 from tournaments import league_table, ranking_rules
-from tournaments.draw import OddMode
+from tournaments.draw import Movement, OddMode
 
 APPS = ("clubs", "tournaments", "scoring")
 
@@ -23,6 +23,7 @@ FROM_AN_ENUM = {
     ("clubs.Club", "ruleset_preset"): rules.PRESET_NAMES,
     ("tournaments.Competition", "ruleset_preset"): rules.PRESET_NAMES,
     ("tournaments.Competition", "odd_players"): [str(mode) for mode in OddMode],
+    ("tournaments.Competition", "movement"): [str(m) for m in Movement],
     ("tournaments.Competition", "ranking_basis"): [str(b) for b in ranking_rules.Basis],
     ("tournaments.Seat", "position"): [seat.letter for seat in rules.Seat],
     ("tournaments.League", "win_by"): [str(w) for w in league_table.WinBy],
