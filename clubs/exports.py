@@ -19,21 +19,23 @@ CSV
     UTF-8 with a byte-order mark, so Excel shows accents right; ``;`` between
     fields, as Dutch Excel (decimal comma) expects, and CRLF line ends; active
     and guest as ja/nee (yes/no in English). A CSV cell has no "text" type, so a
-    value starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets
-    a leading apostrophe (the OWASP advice against CSV injection; a phone number
-    "+31 6 ..." shows as "'+31 6 ..."). The importer drops that apostrophe again.
-"""
+    value a spreadsheet could run as a formula gets a leading apostrophe, and a
+    value holding ``,`` or ``;`` is quoted (see :mod:`common.csvfile`; a phone
+    number "+31 6 ..." shows as "'+31 6 ..."). The importer drops that
+    apostrophe again.
 
-import csv
-import io
+Both files are written by the one writer layer, :mod:`common.xlsxfile` and
+:mod:`common.csvfile`.
+"""
 
 from django.utils.translation import gettext as _
 
-from .imports import FIELDS, FORMULA_TRIGGERS, column_titles
+from common.csvfile import csv_bytes
+from common.xlsxfile import XlsxWriter, table_sheet
+
+from .imports import FIELDS, column_titles
 
 CSV_DELIMITER = ";"
-CSV_TRIGGERS = (*FORMULA_TRIGGERS, "\t", "\r")
-MIN_WIDTH, MAX_WIDTH = 8, 50
 
 
 def _rows(members):
@@ -43,55 +45,18 @@ def _rows(members):
 
 def members_xlsx(members) -> bytes:
     """The members as an .xlsx workbook, one row each, in the order given."""
-    from openpyxl import Workbook
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = _("Members")[:31]
-    titles = list(column_titles().values())
-    sheet.append(titles)
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    widths = [len(title) for title in titles]
-    for values in _rows(members):
-        row = []
-        for index, value in enumerate(values):
-            if isinstance(value, str):
-                # openpyxl refuses control characters; the importer never stores them.
-                value = ILLEGAL_CHARACTERS_RE.sub("", value)
-                widths[index] = max(widths[index], len(value))
-            row.append(None if value == "" else value)  # an empty cell, not an empty text
-        sheet.append(row)
-        for cell in sheet[sheet.max_row]:
-            if isinstance(cell.value, str) and cell.value.startswith(FORMULA_TRIGGERS):
-                cell.data_type = "s"  # openpyxl took a leading "=" for a formula
-                cell.quotePrefix = True
-    for index, width in enumerate(widths, 1):
-        sheet.column_dimensions[get_column_letter(index)].width = min(
-            max(width + 2, MIN_WIDTH), MAX_WIDTH
-        )
-    sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = sheet.dimensions
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
+    out = XlsxWriter()
+    table_sheet(out, _("Members"), column_titles().values(), _rows(members))
+    return out.save()
 
 
-def _csv_value(value) -> str:
+def _csv_value(value):
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    text = str(value)
-    return "'" + text if text.startswith(CSV_TRIGGERS) else text
+    return value
 
 
 def members_csv(members) -> bytes:
     """The members as CSV for Excel: UTF-8 with BOM, ``;``-separated, CRLF."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    writer.writerow(column_titles().values())
-    for values in _rows(members):
-        writer.writerow([_csv_value(value) for value in values])
-    return buffer.getvalue().encode("utf-8-sig")
+    rows = ([_csv_value(value) for value in values] for values in _rows(members))
+    return csv_bytes(column_titles().values(), rows, delimiter=CSV_DELIMITER)

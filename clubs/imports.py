@@ -85,6 +85,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from common.csvfile import unguard
+from common.text import has_control_character, validate_member_name
+
 from .models import Club, ClubLog, Member
 from .permissions import Role, require_role
 
@@ -130,7 +133,6 @@ ALIASES = {
 TRUE_WORDS = {"ja", "j", "yes", "y", "1", "waar", "true", "x"}
 FALSE_WORDS = {"nee", "n", "no", "0", "onwaar", "false"}
 
-FORMULA_TRIGGERS = ("=", "+", "-", "@")
 _SALT = "clubs.imports.member_import"
 
 
@@ -410,10 +412,6 @@ def _is_empty(value) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def _has_control_character(text) -> bool:
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
-
-
 def _read(data: bytes, filename: str) -> _Sheet:
     if not data:
         raise _Rejected(Problem(_("The file is empty.")))
@@ -541,9 +539,9 @@ def _rows(sheet: _Sheet, preview: Preview) -> None:
                     )
             else:
                 text = _text(value).strip()
-                if sheet.from_csv and text[:1] == "'" and text[1:2] in FORMULA_TRIGGERS:
-                    text = text[1:]  # the guard our CSV export puts before = + - @
-                if _has_control_character(text):
+                if sheet.from_csv:
+                    text = unguard(text)  # the guard our CSV export puts before = + - @
+                if has_control_character(text):
                     row_problems.append(
                         Problem(
                             _(
@@ -560,6 +558,12 @@ def _rows(sheet: _Sheet, preview: Preview) -> None:
             row_problems.append(
                 Problem(_("the name is empty."), row=number, column=preview.columns["name"])
             )
+        elif row.get("name"):
+            try:
+                validate_member_name(row["name"])  # the one name check: form, admin, import
+            except ValidationError as exc:
+                column = preview.columns["name"]
+                row_problems += [Problem(m, row=number, column=column) for m in exc.messages]
         preview.problems.extend(row_problems)
         if not row_problems:
             preview.rows.append(ImportRow(row=number, **row))

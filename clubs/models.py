@@ -11,15 +11,22 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.choices import text_choices
+from common.text import MEMBER_NAME_MAX, validate_member_name
+from scoring.rules.rulesets import Preset
 
-class RulesetPreset(models.TextChoices):
-    """The rule-set presets of the scoring core (``scoring.rules.RULESETS``)."""
-
-    ROTTERDAM = "rotterdam", _("Rotterdam (club standard)")
-    AMSTERDAM = "amsterdam", _("Amsterdam")
-    MATCH_500 = "match-500", _("Match to 500")
-    MATCH_1500 = "match-1500", _("Match to 1500 (declared roem)")
-    SINGLE_DEAL = "single-deal", _("Single deal")
+#: The rule-set presets of the scoring core (``scoring.rules.Preset``), in the clubs' words.
+RulesetPreset = text_choices(
+    Preset,
+    {
+        Preset.ROTTERDAM: _("Rotterdam (club standard)"),
+        Preset.AMSTERDAM: _("Amsterdam"),
+        Preset.MATCH_500: _("Match to 500"),
+        Preset.MATCH_1500: _("Match to 1500 (declared roem)"),
+        Preset.SINGLE_DEAL: _("Single deal"),
+    },
+    name="RulesetPreset",
+)
 
 
 class Club(models.Model):
@@ -54,6 +61,12 @@ class Club(models.Model):
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ruleset_preset__in=RulesetPreset.values),
+                name="club_ruleset_preset_known",
+            ),
+        ]
 
     def __str__(self):
         return self.name
@@ -88,7 +101,10 @@ class Member(models.Model):
         Club, on_delete=models.PROTECT, related_name="members", verbose_name=_("club")
     )
     name = models.CharField(
-        _("name"), max_length=120, help_text=_("As the club writes it on the score sheets.")
+        _("name"),
+        max_length=MEMBER_NAME_MAX,
+        validators=[validate_member_name],
+        help_text=_("As the club writes it on the score sheets."),
     )
     membership_number = models.CharField(_("membership number"), max_length=30, blank=True)
     is_active = models.BooleanField(_("active"), default=True)
@@ -133,6 +149,10 @@ class Member(models.Model):
 
     def get_absolute_url(self):
         return reverse("clubs:member-detail", kwargs={"club": self.club.slug, "pk": self.pk})
+
+    def clean(self):
+        super().clean()
+        self.name = (self.name or "").strip()
 
 
 class ClubRole(models.Model):
@@ -216,6 +236,14 @@ class ClubLog(models.Model):
         verbose_name = _("club log entry")
         verbose_name_plural = _("club log")
         ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    action__in=["member_import", "member_merge", "role_grant", "role_revoke"]
+                ),
+                name="clublog_action_known",
+            ),
+        ]
 
     def __str__(self):
         return self.summary

@@ -126,7 +126,7 @@ def build():
                 )
                 seats, games = [], []
                 for table in tables:
-                    for position in "NESW":
+                    for position in Seat.ORDER:
                         seats.append(
                             Seat(round=round_, table=table, position=position, member=players.pop())
                         )

@@ -40,6 +40,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.permissions import Role, club_required
+from common.params import id_or_404
 from tournaments.models import Competition, Evening, Round
 
 from . import qr
@@ -91,9 +92,7 @@ def standings_download(request, club, pk, fmt):
     competition = _competition(club, pk)
     period = None
     if request.GET.get("period"):
-        if not request.GET["period"].isdigit():
-            raise Http404
-        period = get_object_or_404(competition.periods, pk=request.GET["period"])
+        period = get_object_or_404(competition.periods, pk=id_or_404(request.GET["period"]))
     report = reports.standings_report(competition=competition, period=period)
     return _report(report, fmt, club)
 

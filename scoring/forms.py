@@ -12,12 +12,15 @@ from django.forms.utils import ErrorDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from common.text import validate_one_line
+
 from .messages import MESSAGES
-from .models import Adjustment, Suit, Team
+from .models import Adjustment, Hand, Suit, Team
 from .services import HandInput
 
 HAND_TOTAL = 162
 MAX_SHEET_ROWS = 80
+CLIENT_ID_MAX = Hand._meta.get_field("client_id").max_length
 
 POINTS_ERRORS = {
     "min_value": MESSAGES["points_range"],
@@ -200,7 +203,12 @@ class HandForm(HandFieldsMixin, forms.Form):
             "+ the penalty. Enter the roem of the hand; the card points are left empty."
         ),
     )
-    client_id = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    client_id = forms.CharField(
+        required=False,
+        max_length=CLIENT_ID_MAX,
+        validators=[validate_one_line],
+        widget=forms.HiddenInput,
+    )
     number = forms.IntegerField(
         required=False, min_value=1, max_value=999, widget=forms.HiddenInput
     )

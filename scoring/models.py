@@ -12,19 +12,23 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Member
+from common.choices import TeamChoices, text_choices
+from scoring import rules
 from tournaments.models import Evening, Table
 
+Team = TeamChoices
 
-class Team(models.TextChoices):
-    A = "A", _("wij (North/South)")
-    B = "B", _("zij (East/West)")
-
-
-class Suit(models.TextChoices):
-    CLUBS = "C", _("♣ clubs")
-    DIAMONDS = "D", _("♦ diamonds")
-    HEARTS = "H", _("♥ hearts")
-    SPADES = "S", _("♠ spades")
+#: The core's suits (``scoring.rules.Suit``), stored by letter.
+Suit = text_choices(
+    rules.Suit,
+    {
+        rules.Suit.CLUBS: _("♣ clubs"),
+        rules.Suit.DIAMONDS: _("♦ diamonds"),
+        rules.Suit.HEARTS: _("♥ hearts"),
+        rules.Suit.SPADES: _("♠ spades"),
+    },
+    name="Suit",
+)
 
 
 class GameQuerySet(models.QuerySet):
@@ -99,7 +103,10 @@ class Game(models.Model):
                 name="game_status_known",
             ),
             models.CheckConstraint(
-                condition=Q(scorer_team__in=["", "A", "B"]), name="game_scorer_team_known"
+                condition=Q(scorer_team__in=["", *Team.values]), name="game_scorer_team_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__in=["", *Team.values]), name="game_winner_known"
             ),
         ]
 
@@ -200,15 +207,16 @@ class Hand(models.Model):
                 violation_error_message=_("The card points of both teams add up to 162."),
             ),
             models.CheckConstraint(
-                condition=Q(playing__in=["A", "B"]), name="hand_playing_team_known"
+                condition=Q(playing__in=Team.values), name="hand_playing_team_known"
             ),
+            models.CheckConstraint(condition=Q(pit__in=["", *Team.values]), name="hand_pit_known"),
             models.CheckConstraint(
                 condition=Q(pit="") | Q(pit="A", points_a=162) | Q(pit="B", points_b=162),
                 name="hand_pit_has_all_points",
                 violation_error_message=_("Pit needs all 162 card points."),
             ),
             models.CheckConstraint(
-                condition=Q(trump__in=["", "C", "D", "H", "S"]), name="hand_trump_known"
+                condition=Q(trump__in=["", *Suit.values]), name="hand_trump_known"
             ),
             models.CheckConstraint(
                 condition=Q(roem_a__lte=2000, roem_b__lte=2000),
@@ -216,7 +224,7 @@ class Hand(models.Model):
                 violation_error_message=_("That is more roem than one hand can hold."),
             ),
             models.CheckConstraint(
-                condition=Q(verzaakt__in=["", "A", "B"]), name="hand_verzaakt_team_known"
+                condition=Q(verzaakt__in=["", *Team.values]), name="hand_verzaakt_team_known"
             ),
             models.CheckConstraint(
                 condition=Q(verzaakt="")
@@ -304,9 +312,16 @@ class Adjustment(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=(Q(member__isnull=False) & Q(game__isnull=True) & Q(team=""))
-                | (Q(member__isnull=True) & Q(game__isnull=False) & Q(team__in=["A", "B"])),
+                | (Q(member__isnull=True) & Q(game__isnull=False) & Q(team__in=Team.values)),
                 name="adjustment_for_a_player_or_a_team",
                 violation_error_message=_("An adjustment is for one player or for one team."),
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["sitout", "absence", "verzaken", "director"]),
+                name="adjustment_kind_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(team__in=["", *Team.values]), name="adjustment_team_known"
             ),
             models.CheckConstraint(
                 condition=~Q(reason=""),
@@ -366,6 +381,14 @@ class AuditEntry(models.Model):
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit log")
         ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    action__in=["create", "edit", "delete", "confirm", "correct", "adjust"]
+                ),
+                name="auditentry_action_known",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.get_action_display()} · {self.actor}"

@@ -14,14 +14,14 @@ address) and get a string or PDF bytes back. A fresh reportlab document per call
 from __future__ import annotations
 
 import io
-import threading
 from dataclasses import dataclass
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 from django.http.request import split_domain_port
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
+
+from common.pdf import BOLD, FONT, document, paragraph, register_fonts
 
 QUIET_ZONE = 4  # modules of white around the code
 LEVEL = "M"
@@ -38,16 +38,6 @@ def is_loopback_host(host: str) -> bool:
     """Links made on this host (``localhost:8000``, ``127.0.0.1``) lead to the
     computer itself: no phone can follow them."""
     return split_domain_port(host)[0].startswith(LOOPBACK) or host.startswith(LOOPBACK)
-
-
-FONT, BOLD = "KJQrSans", "KJQrSans-Bold"
-_FONT_FILES = (
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
-    Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
-    Path("/usr/share/fonts/TTF/DejaVuSans.ttf"),
-)
-_fonts_lock = threading.Lock()
-_fonts_ready = False
 
 
 def qr_widget(url: str, *, size: float, border: int = QUIET_ZONE):
@@ -127,28 +117,6 @@ class CodeSheet:
     warning: str = ""  # printed above the codes when they cannot work (localhost)
 
 
-def _register_fonts():
-    """DejaVu Sans when the system has it (nearly every alphabet), else reportlab's Vera."""
-    global _fonts_ready
-    if _fonts_ready:
-        return
-    with _fonts_lock:
-        if _fonts_ready:
-            return
-        import reportlab
-        from reportlab.pdfbase import pdfmetrics
-        from reportlab.pdfbase.ttfonts import TTFont
-
-        regular = next((p for p in _FONT_FILES if p.exists()), None)
-        bold = regular.with_name("DejaVuSans-Bold.ttf") if regular else None
-        if regular is None or not bold.exists():
-            fonts = Path(reportlab.__file__).parent / "fonts"
-            regular, bold = fonts / "Vera.ttf", fonts / "VeraBd.ttf"
-        pdfmetrics.registerFont(TTFont(FONT, str(regular)))
-        pdfmetrics.registerFont(TTFont(BOLD, str(bold)))
-        _fonts_ready = True
-
-
 def code_sheet_pdf(sheet: CodeSheet) -> bytes:
     """A4 pages of six cards (two by three) to cut out and put on the tables: the
     table's number, its players, the code and the link written out."""
@@ -156,9 +124,9 @@ def code_sheet_pdf(sheet: CodeSheet) -> bytes:
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.lib.units import mm
-    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+    from reportlab.platypus import Spacer, Table, TableStyle
 
-    _register_fonts()
+    register_fonts()
     base = ParagraphStyle("base", fontName=FONT, fontSize=10, leading=13, alignment=1)
     styles = {
         "title": ParagraphStyle("title", parent=base, fontName=BOLD, fontSize=14, leading=18),
@@ -172,19 +140,11 @@ def code_sheet_pdf(sheet: CodeSheet) -> bytes:
     }
 
     def p(text, style):
-        return Paragraph(escape(str(text)), styles[style])
+        return paragraph(text, styles[style])
 
     buffer = io.BytesIO()
     margin = 10 * mm
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=A4,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=margin,
-        bottomMargin=margin,
-        title=sheet.title,
-    )
+    doc = document(buffer, title=sheet.title, pagesize=A4, margin_mm=10)
     width = A4[0] - 2 * margin
     cell_height = 84 * mm
     qr_size = 52 * mm

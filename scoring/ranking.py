@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from fractions import Fraction
 from itertools import groupby
+
+# The basis and the tie-breaks are competition settings: defined (pure) next to the
+# competition model, which builds its choices from them; exported here as well.
+from tournaments.ranking_rules import Basis, TieBreak
 
 __all__ = [
     "Basis",
@@ -33,19 +36,6 @@ __all__ = [
     "rank_evening",
     "rank_season",
 ]
-
-
-class Basis(StrEnum):
-    TOTAL = "total"
-    AVERAGE = "average"
-
-
-class TieBreak(StrEnum):
-    MARSEN = "marsen"
-    FEWER_NAT = "fewer_nat"
-    ROEM = "roem"
-    AVERAGE = "average"
-    HEAD_TO_HEAD = "head_to_head"
 
 
 @dataclass(frozen=True, slots=True)

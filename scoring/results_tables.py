@@ -1,64 +1,100 @@
-"""Result and standings tables (django-tables2).
+"""Result and standings tables: one column spec, drawn by django-tables2 and every file.
+
+:func:`standings_columns` is the one definition of the standings' and an
+evening result's columns (titles, order, kinds, rounding); the page's
+django-tables2 tables below are built from it, and so are the spreadsheet, CSV
+and PDF of :mod:`scoring.exports.reports`.
 
 Rows are plain dicts built by the views from ``scoring.standings``; the rank is
 a value of the row, so sorting by another column keeps every player's rank.
 """
 
 import django_tables2 as tables
-from django.utils.formats import number_format
 from django.utils.html import format_html
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from common.columns import DECIMAL, INT, RANK, TEXT, Column
 
 
-class RankColumn(tables.Column):
+def standings_columns(*, pairs=False, evenings=True, round_numbers=(), prize=False):
+    """The columns of the standings (``evenings``) or of an evening's result
+    (``round_numbers``: a column per round; ``prize``: winner and poedelprijs in
+    words, for the files; the page shows them as badges by the name)."""
+    columns = [
+        Column("rank", _("#"), RANK, 5),
+        Column("name", _("Pair") if pairs else _("Player"), TEXT, 24),
+    ]
+    columns += [
+        Column(f"round_{n}", _("Round %(number)s") % {"number": n}, INT, 9) for n in round_numbers
+    ]
+    columns += [
+        Column("points", _("Points"), INT, 9),
+        Column("average", _("Average"), DECIMAL, 9),
+    ]
+    if evenings:
+        columns.append(Column("evenings", _("Evenings"), INT, 9))
+    columns += [
+        Column("games", _("Games"), INT, 8),
+        Column("marsen", _("Marsen"), INT, 8),
+        Column("nat", _("Nat"), INT, 6),
+        Column("roem", _("Roem"), INT, 8),
+    ]
+    if prize:
+        columns.append(Column("prize", _("Prize"), TEXT, 8))
+    return columns
+
+
+class SpecColumn(tables.Column):
+    """A django-tables2 column drawn from a :class:`common.columns.Column`: the
+    page shows :meth:`~common.columns.Column.text`, an export takes
+    :meth:`~common.columns.Column.cell`."""
+
+    def __init__(self, spec: Column, **kwargs):
+        if spec.kind == RANK:
+            attrs = {"td": {"class": "num rank"}}
+        elif spec.numeric:
+            attrs = {"td": {"class": "num"}, "th": {"class": "num"}}
+        else:
+            attrs = {}
+        kwargs.setdefault("default", spec.text({}))
+        super().__init__(verbose_name=spec.title, attrs=attrs, **kwargs)
+        self.spec = spec
+
     def render(self, value, record):
-        if value is None:
-            return "–"
-        return f"{value}=" if record.get("shared") else value
+        return self.spec.text(record)
 
-
-class NumberColumn(tables.Column):
-    attrs = {"td": {"class": "num"}, "th": {"class": "num"}}
+    def value(self, value, record):
+        return self.spec.cell(record)
 
 
 class StandingsTable(tables.Table):
-    rank = RankColumn(verbose_name=_("#"), attrs={"td": {"class": "num rank"}})
-    name = tables.Column(verbose_name=_("Player"), order_by=("sort_name",))
-    points = NumberColumn(verbose_name=_("Points"))
-    average = NumberColumn(verbose_name=_("Average"))
-    evenings = NumberColumn(verbose_name=_("Evenings"))
-    games = NumberColumn(verbose_name=_("Games"))
-    marsen = NumberColumn(verbose_name=_("Marsen"))
-    nat = NumberColumn(verbose_name=_("Nat"))
-    roem = NumberColumn(verbose_name=_("Roem"))
+    """The season standings; ``columns`` is :func:`standings_columns`' list."""
 
     class Meta:
         orderable = True
         attrs = {"class": "standings"}
         row_attrs = {"class": lambda record: "below-line" if record["rank"] is None else ""}
-        empty_text = _("No results yet.")
+        empty_text = gettext_lazy("No results yet.")
+
+    def __init__(self, data, *, columns=None, **kwargs):
+        columns = standings_columns() if columns is None else columns
+        extra = []
+        for spec in columns:
+            order_by = ("sort_name",) if spec.key == "name" else None
+            extra.append((spec.key, SpecColumn(spec, order_by=order_by)))
+        super().__init__(
+            data, extra_columns=extra, sequence=[spec.key for spec in columns], **kwargs
+        )
 
     def render_name(self, value, record):
         if record.get("url"):
             return format_html('<a href="{}">{}</a>', record["url"], value)
         return value
 
-    def render_average(self, value):
-        return number_format(float(value), 1)
-
-    def value_average(self, value):
-        return round(float(value), 1)
-
-    def value_name(self, value):
-        return value
-
-    def value_rank(self, value):
-        return value
-
 
 class EveningResultTable(StandingsTable):
     class Meta(StandingsTable.Meta):
-        exclude = ("evenings",)
         row_attrs = {
             "class": lambda record: " ".join(
                 c

@@ -4,7 +4,6 @@ Public when the club's results are public (``club_required()`` with no role);
 they show names and numbers only, never contact details.
 """
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -14,10 +13,11 @@ from django_tables2 import RequestConfig
 
 from clubs.models import Member
 from clubs.permissions import club_required
+from common.params import id_or_404
 from tournaments.models import Competition, Evening
 
 from . import standings
-from .results_tables import EveningResultTable, NumberColumn, StandingsTable
+from .results_tables import EveningResultTable, StandingsTable, standings_columns
 
 
 def _competition(club, pk):
@@ -88,6 +88,7 @@ def describe_settings(competition, period=None):
     else:
         words.append(_("Equal points share the place."))
     words.append(_("Sitting out a round scores %(score)s.") % {"score": competition.sitout_score})
+    words.extend(competition.describe_draw())
     if competition.absence_policy != Competition.AbsencePolicy.NOTHING:
         words.append(str(competition.get_absence_policy_display()).capitalize() + ".")
     excluded = competition.evenings.filter(counts_for_ranking=False).order_by("date")
@@ -111,14 +112,13 @@ def season_standings(request, club, pk):
     competition = _competition(club, pk)
     period = None
     if request.GET.get("period"):
-        if not request.GET["period"].isdigit():
-            raise Http404
-        period = get_object_or_404(competition.periods, pk=request.GET["period"])
+        period = get_object_or_404(competition.periods, pk=id_or_404(request.GET["period"]))
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
-    table = StandingsTable(_rows(result.lines, result.names, club, competition, pairs=pairs))
-    if pairs:
-        table.columns["name"].column.verbose_name = _("Pair")
+    table = StandingsTable(
+        _rows(result.lines, result.names, club, competition, pairs=pairs),
+        columns=standings_columns(pairs=pairs),
+    )
     RequestConfig(request, paginate=False).configure(table)
     context = {
         "club": club,
@@ -148,15 +148,8 @@ def evening_result(request, club, pk):
         row["poedel"] = row["key"] in poedel and not row["winner"]
         for number in result.round_numbers:
             row[f"round_{number}"] = result.rounds.get(row["key"], {}).get(number, "")
-    extra = [
-        (
-            f"round_{n}",
-            NumberColumn(verbose_name=_("Round %(number)s") % {"number": n}, default=""),
-        )
-        for n in result.round_numbers
-    ]
-    table = EveningResultTable(rows, extra_columns=extra)
-    table.sequence = ["rank", "name", *[f"round_{n}" for n in result.round_numbers], "..."]
+    columns = standings_columns(pairs=pairs, evenings=False, round_numbers=result.round_numbers)
+    table = EveningResultTable(rows, columns=columns)
     RequestConfig(request, paginate=False).configure(table)
     board = request.GET.get("board") == "1"
     context = {
@@ -177,9 +170,8 @@ def player(request, club, pk):
     competitions = list(Competition.objects.filter(club=club).order_by("-start_date"))
     competition = None
     if request.GET.get("competition"):
-        if not request.GET["competition"].isdigit():
-            raise Http404
-        competition = get_object_or_404(Competition, club=club, pk=request.GET["competition"])
+        competition_id = id_or_404(request.GET["competition"])
+        competition = get_object_or_404(Competition, club=club, pk=competition_id)
     elif competitions:
         competition = competitions[0]
     stats = standings.player_stats(member=member, competition=competition) if competition else None

@@ -38,7 +38,7 @@ from .ranking import (
 )
 from .selectors import evening_progress
 
-TEAM_A = ("N", "S")
+TEAM_A = Seat.SEATS_OF["A"]
 
 
 def _per_team(a, b):
@@ -387,7 +387,7 @@ def evening_result(*, evening: Evening) -> EveningResult:
     )
 
 
-PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+PARTNER = Seat.PARTNER_OF
 
 
 @dataclass(frozen=True)

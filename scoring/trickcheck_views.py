@@ -30,10 +30,9 @@ from .models import Game
 
 #: The fields of a rule set the page needs.
 RULESET_FIELDS = ("name", "nat_basis", "nat_roem", "pit_bonus", "play_rule", "roem_rule")
+
+
 #: The seat letters of the rules core's seats 0..3.
-SEAT_LETTERS = ("N", "E", "S", "W")
-
-
 def _preset_label(name):
     return RulesetPreset(name).label if name in RulesetPreset.values else name
 
@@ -74,8 +73,8 @@ def _table_data(table):
         for index, seat in enumerate(state.seats):
             if seat is not None and table.round.evening.is_open:  # closed: no names
                 names[str(index)] = seat.player_name
-        if state.dealer_position in SEAT_LETTERS:
-            leader = (SEAT_LETTERS.index(state.dealer_position) + 1) % 4
+        if state.dealer_position:
+            leader = int(rules.Seat.from_letter(state.dealer_position).next)
         hand = state.next_number
         can_copy = (
             table.round.evening.is_open and game.status == Game.Status.OPEN and hand is not None

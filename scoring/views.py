@@ -51,10 +51,13 @@ from django_tables2 import RequestConfig
 
 from clubs.permissions import Role, club_required, has_role
 from clubs.views import apply_validation_error
+from common.params import id_or_404, parse_int
+from common.text import clean_line
 from tournaments.models import Evening, Round, Table
 
 from . import qr, selectors, services
 from .forms import (
+    CLIENT_ID_MAX,
     MAX_SHEET_ROWS,
     AdjustmentForm,
     ConfirmForm,
@@ -357,14 +360,8 @@ def _refused(game, number, errors, *, status):
 
 
 def _asked_number(payload):
-    number = payload.get("number")
-    if isinstance(number, bool):
-        return None
-    try:
-        number = int(number)
-    except (TypeError, ValueError):
-        return None
-    return number if 1 <= number <= 999 else None
+    number = parse_int(payload.get("number"))
+    return number if number is not None and 1 <= number <= 999 else None
 
 
 @never_cache
@@ -388,8 +385,10 @@ def table_hands_json(request, token):
     if not isinstance(payload, dict):
         errors = _errors_json([_("Send one hand as a JSON object.")])
         return JsonResponse({"ok": False, "errors": errors}, status=400)
-    client_id = payload.get("client_id")
-    if isinstance(client_id, str) and client_id:
+    # Looked up before the form checks it: a NUL byte, a control character or an
+    # overlong id never reaches the query (PostgreSQL refuses NUL in text).
+    client_id = clean_line(payload.get("client_id"), max_length=CLIENT_ID_MAX)
+    if client_id is not None:
         existing = selectors.hand_by_client_id(game=game, client_id=client_id)
         if existing is not None:
             # Sent before and its answer lost: the stored hand, unchanged.
@@ -646,8 +645,7 @@ def _sheet_rows(state, hands, asked):
         rows = max(state.length, len(hands)) + 1
     else:
         rows = max(20, len(hands) + 4)
-    if (asked or "").isdigit():
-        rows = max(rows, int(asked[:3]))
+    rows = max(rows, parse_int(asked, default=0, maximum=MAX_SHEET_ROWS))
     return min(rows, MAX_SHEET_ROWS)
 
 
@@ -781,7 +779,7 @@ def evening_audit(request, club, pk):
     table = None
     asked = request.GET.get("table", "")
     if asked:
-        table = get_object_or_404(Table, round__evening=evening, pk=asked if asked.isdigit() else 0)
+        table = get_object_or_404(Table, round__evening=evening, pk=id_or_404(asked))
     entries = AuditTable(selectors.evening_audit(evening=evening, table=table))
     RequestConfig(request, paginate={"per_page": 50}).configure(entries)
     context = {"club": club, "evening": evening, "entries": entries, "table": table}

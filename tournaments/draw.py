@@ -79,7 +79,8 @@ Guarantees (proved; ``tests/tournaments/test_draw.py`` checks each)
 Let a round seat ``m`` players at ``T`` tables with ``e`` empty seats, so ``2T - e``
 partnerships are needed.
 
-**G1 (fewest repeated partnerships, every round).** The round repeats exactly
+**G1 (fewest repeated partnerships, every round; with tables of three see G5).**
+The round repeats exactly
 ``2T - e - nu`` partnerships, where ``nu`` is the maximum matching (capped at
 ``2T - e``) of the seated players who have not partnered this evening: fewer is
 impossible (the new partnerships form such a matching) and the draw reaches it
@@ -135,11 +136,46 @@ finds none; ``python -m tournaments.draw_bench`` prints what it achieves.
 Odd numbers (``n`` not a multiple of four)
 -----------------------------------------
 - :attr:`OddMode.SITOUT`: ``n // 4`` tables, ``n % 4`` uitloters by the rota.
-- :attr:`OddMode.SUBSTITUTE`: ``ceil(n / 4)`` tables, ``4T - n`` of them tables of
+- :attr:`OddMode.SUBSTITUTE`: ``ceil(n / 4)`` tables, ``e = 4T - n`` of them tables of
   three (one ``None`` seat each, never two). When the empty seats outnumber the
   tables (only ``n = 5``: two tables would need three empty seats) the draw falls
   back, deterministically, to ``n // 4`` full tables and the rest sit out by the
   rota.
+
+**The rota of the tables of three.** Who sits at a table of three takes turns
+like the sit-out rota: players are keyed by (times at a table of three this
+evening, this season; :attr:`DrawHistory.threes_evening` and ``threes_season``)
+and the ``3e`` lowest keys fill the tables of three, ties at the cut tried at
+random (up to six tables: 12 tie-breaks, up to 40 while each leaves a partner
+repeat; more tables: one per restart). The other
+players fill the full tables; each part is then seated as above (the two parts
+share no table, so their costs add up). Hence:
+
+**R (the rota is fair).** If players ``a`` and ``b`` were present at the same
+rounds, their counts at tables of three differ by at most one, this evening and
+this season. Proof by induction over the rounds: with ``|c_a - c_b| <= 1`` for both
+counts, suppose ``a`` sits at a table of three and ``b`` does not. Then ``key(a) <=
+cut < key(b)`` or both are tied at the cut (a strictly lower key is always chosen),
+so ``key(a) <= key(b)``. If the evening counts are equal, ``a``'s season count is at
+most ``b``'s; if ``a``'s is one lower, ``a`` had at most one more before the evening,
+so again its season count is at most ``b``'s. Either way, after the round ``a`` has
+at most one more than ``b`` in both counts. A steady group (everyone every round)
+is the special case: 11 players over 12 rounds sit there 3 or 4 times each.
+Players with equally many rounds at different times cannot be promised this:
+evenings differ in how many seats the tables of three have (10 players: 6 of 10
+a round, 11 players: 3 of 11).
+
+**G5 (tables of three).** G1 holds for the players the rota chose: the round
+repeats exactly the repeated partnerships forced at the full tables (G1 for
+those players) plus the tables of three that have no two players who have not
+partnered, minimised over the groupings of the chosen players into threes
+(exhaustive for up to two tables, a maximum matching otherwise). G2 and G4 hold
+for the full tables with their own players (``m - 3e`` seated, no empty seat).
+Rounds 1 to 3 have no partner repeat at a table of three: three players who have
+all partnered each other need three earlier rounds (a round partners a player
+once). From round 4 on a repeat can be forced there (the rota's three partnered
+each other in rounds 1-3); the tie-breaks usually avoid it (the tests witness
+evenings of 6 rounds without a partner repeat for 7 to 23 players).
 
 Fewer than 4 players is a :class:`DrawError` (code ``too_few_players``); so is a
 player listed twice (``duplicate_player``). Late arrivals and leavers need
@@ -147,6 +183,38 @@ nothing special: each round takes the players present now and the history, which
 may name players who left and may lack players who just arrived. Rounds a late
 arrival missed do not count as sit-outs unless the caller adds them to
 ``sitouts_evening``.
+
+Pairs movements (:func:`pairs_draw`, :class:`Movement`)
+-------------------------------------------------------
+A pairs competition keeps each koppel together all season; its movement says
+whom it meets. :attr:`Movement.ROUND_ROBIN` is the circle method (every pair meets
+every other pair once per cycle; see :func:`pairs_draw`). The club movement
+(*doorschuiven*) keeps half the pairs at their table:
+
+- Tables are numbered ``1..T``, the pairs (positions) ``1..2T``. In round 1 pairs
+  ``2t - 1`` and ``2t`` sit at table ``t``.
+- :attr:`Movement.EVEN_STAY`: the even pairs stay; each round every odd pair moves
+  up one table, from ``T`` to 1 (wrapping). In round ``r`` table ``t`` holds pair
+  ``2t`` and pair ``2s - 1`` with ``s = ((t - r) mod T) + 1``.
+  :attr:`Movement.ODD_STAY` is the mirror: odd pairs stay, even pairs move up.
+- The staying pair sits North-South (*wij*), the moving pair East-West (*zij*);
+  a table keeps its number every round, also when it is empty.
+- No two pairs meet twice within ``T`` rounds: a staying pair meets the moving
+  pair that started ``r - 1`` tables lower, a different one each round, and two
+  staying (or two moving) pairs never meet. Round ``T + 1`` is round 1 again, so
+  an evening of more than ``T`` rounds repeats meetings (the arithmetic allows no
+  better: a staying pair only ever meets the ``T`` moving pairs).
+- An odd number of pairs: ``T = (p + 1) / 2`` tables and the staying place of table
+  ``T`` is empty; the moving pair that arrives there sits out (a bye, with the
+  sit-out score): each moving pair once per ``T`` rounds. Which pairs move is the
+  rota (:func:`movement_positions`): for each evening the ``T`` pairs that have sat
+  out least this season move, the one with the fewest sitting out in round 1, the
+  next in round 2, and so on (ties: the pairs' numbers); the others stay, by
+  number. With at most ``T`` rounds an evening, the season's sit-out counts of the
+  pairs never differ by more than one (each evening the pairs with the fewest sit
+  out once).
+- A pair that leaves keeps its place as an empty slot (``None``): the pair it
+  would have met sits out that round, the others keep moving.
 """
 
 from __future__ import annotations
@@ -157,12 +225,15 @@ import random
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from typing import Generic, TypeVar
+
+from scoring.rules.teams import Seat
 
 __all__ = [
     "DrawError",
     "DrawHistory",
+    "Movement",
     "OddMode",
     "RepeatCounts",
     "RoundDraw",
@@ -170,6 +241,7 @@ __all__ = [
     "TableDraw",
     "evening_draw",
     "individual_draw",
+    "movement_positions",
     "pairs_draw",
     "repeat_counts",
 ]
@@ -188,25 +260,11 @@ GREEDY_WINDOW = 48
 """The greedy fills a seat with the cheapest of this many remaining players."""
 SITOUT_TRIES = 12
 """Random tie-breaks of the sit-out rota tried for two tables."""
+THREES_TRIES = 40
+"""Tie-breaks of the rota of the tables of three tried (up to six tables) while the
+first SITOUT_TRIES leave a partner repeat or a lookahead problem."""
 LOOKAHEAD_ROUNDS = 5
 """One table: rounds searched ahead for a repeat-free continuation."""
-
-
-class Seat(IntEnum):
-    """A seat at a table; partners sit opposite (N+S team A, E+W team B)."""
-
-    N = 0
-    E = 1
-    S = 2
-    W = 3
-
-    @property
-    def partner(self) -> Seat:
-        return Seat(self ^ 2)
-
-    @property
-    def opponents(self) -> tuple[Seat, Seat]:
-        return (Seat(self ^ 1), Seat(self ^ 3))
 
 
 class OddMode(StrEnum):
@@ -216,6 +274,17 @@ class OddMode(StrEnum):
     """Leave ``n % 4`` players out by the rota (uitloters, stilzitten)."""
     SUBSTITUTE = "substitute"
     """Tables of three with an empty seat for an invaller (sit-outs only for 5)."""
+
+
+class Movement(StrEnum):
+    """How the fixed pairs of a pairs competition meet (see the module docstring)."""
+
+    ROUND_ROBIN = "round_robin"
+    """Every pair meets every other pair once (the circle method)."""
+    EVEN_STAY = "even_stay"
+    """Even pairs stay at their table, odd pairs move up one table each round."""
+    ODD_STAY = "odd_stay"
+    """The mirror: odd pairs stay, even pairs move up one table each round."""
 
 
 class DrawError(ValueError):
@@ -259,12 +328,12 @@ class TableDraw(Generic[P]):
     @property
     def team_a(self) -> tuple[P | None, P | None]:
         """North and South (wij)."""
-        return (self.seats[Seat.N], self.seats[Seat.S])
+        return (self.seats[Seat.NORTH], self.seats[Seat.SOUTH])
 
     @property
     def team_b(self) -> tuple[P | None, P | None]:
         """East and West (zij)."""
-        return (self.seats[Seat.E], self.seats[Seat.W])
+        return (self.seats[Seat.EAST], self.seats[Seat.WEST])
 
     def partnerships(self) -> tuple[frozenset[P], ...]:
         """The pairs of drawn players who are partners (not with an invaller)."""
@@ -319,7 +388,8 @@ class DrawHistory(Generic[P]):
     ``partners``/``opponents``: pair (a 2-element frozenset) -> times partnered /
     opposed earlier this evening. ``season_partners``: pair -> times partnered this
     season (this evening included). ``sitouts_evening``/``sitouts_season``: player
-    -> times sat out. Players absent from the round are ignored; players missing
+    -> times sat out. ``threes_evening``/``threes_season``: player -> times seated
+    at a table of three. Players absent from the round are ignored; players missing
     from the history count as zero everywhere.
     """
 
@@ -328,6 +398,8 @@ class DrawHistory(Generic[P]):
     season_partners: Mapping[frozenset[P], int] = field(default_factory=dict)
     sitouts_evening: Mapping[P, int] = field(default_factory=dict)
     sitouts_season: Mapping[P, int] = field(default_factory=dict)
+    threes_evening: Mapping[P, int] = field(default_factory=dict)
+    threes_season: Mapping[P, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("partners", "opponents", "season_partners"):
@@ -336,7 +408,7 @@ class DrawHistory(Generic[P]):
                 key = frozenset(pair)
                 pairs[key] = pairs.get(key, 0) + count
             object.__setattr__(self, name, pairs)
-        for name in ("sitouts_evening", "sitouts_season"):
+        for name in ("sitouts_evening", "sitouts_season", "threes_evening", "threes_season"):
             object.__setattr__(self, name, dict(getattr(self, name)))
 
     @classmethod
@@ -353,17 +425,24 @@ class DrawHistory(Generic[P]):
         """This history with one more round of the evening (season counts too)."""
         partnered = [pair for table in round_draw.tables for pair in table.partnerships()]
         opposed = [pair for table in round_draw.tables for pair in table.oppositions()]
+        threes = [p for table in round_draw.tables if None in table.seats for p in table.players]
         return DrawHistory(
             partners=_counted(self.partners, partnered),
             opponents=_counted(self.opponents, opposed),
             season_partners=_counted(self.season_partners, partnered),
             sitouts_evening=_counted(self.sitouts_evening, round_draw.sitouts),
             sitouts_season=_counted(self.sitouts_season, round_draw.sitouts),
+            threes_evening=_counted(self.threes_evening, threes),
+            threes_season=_counted(self.threes_season, threes),
         )
 
     def new_evening(self) -> DrawHistory[P]:
         """The season counts only: the history at the start of the next evening."""
-        return DrawHistory(season_partners=self.season_partners, sitouts_season=self.sitouts_season)
+        return DrawHistory(
+            season_partners=self.season_partners,
+            sitouts_season=self.sitouts_season,
+            threes_season=self.threes_season,
+        )
 
 
 @dataclass(frozen=True)
@@ -413,9 +492,13 @@ def individual_draw(
     present = _validated(players)
     history = history if history is not None else DrawHistory()
     tables, empty, sitout_count = _table_plan(len(present), mode)
+    if empty:
+        return _draw_with_threes(present, history, tables, empty, rng)
     small = tables <= 2
     tries = math.comb(len(present), sitout_count) if tables == 1 else SITOUT_TRIES
-    choices = _sitout_choices(present, sitout_count, history, rng, tries if small else RESTARTS)
+    choices = _rota_choices(
+        present, sitout_count, _sitout_key(history), rng, tries if small else RESTARTS
+    )
     future: _OneTableFuture[P] | None = None
     prepared: dict[tuple[P, ...], tuple[list[P], _Costs]] = {}
     best: tuple[tuple[int, int, int], list[P], _Costs, list[int]] | None = None
@@ -430,12 +513,12 @@ def individual_draw(
                 if future is None:
                     future = _OneTableFuture(present, history, sitout_count)
                 lookahead = future.lookahead(present, seated)
-                key, layout = _small_search(costs, tables, empty, rng, lookahead, -LOOKAHEAD_ROUNDS)
+                key, layout = _small_search(costs, tables, 0, rng, lookahead, -LOOKAHEAD_ROUNDS)
             elif small:
-                lookahead = _next_round_lookahead(costs, 2 * tables - empty)
-                key, layout = _small_search(costs, tables, empty, rng, lookahead, 0)
+                lookahead = _next_round_lookahead(costs, 2 * tables)
+                key, layout = _small_search(costs, tables, 0, rng, lookahead, 0)
             else:
-                layout = _greedy(costs, tables, empty, rng)
+                layout = _greedy(costs, tables, 0, rng)
                 _improve(costs, layout, rng)
                 key = (costs.repeated_partnerships(layout), 0, costs.total(layout))
             if best is None or key < best[0]:
@@ -443,12 +526,82 @@ def individual_draw(
     assert best is not None
     key, seated, costs, layout = best
     if key[0] > 0 and not small:  # G1: a maximum matching of the free pairs
-        fallback = _matching_layout(costs, tables, empty, rng)
-        _improve(costs, fallback, rng)
-        if (costs.repeated_partnerships(fallback), 0, costs.total(fallback)) < key:
-            layout = fallback
+        layout = _matching_fallback(costs, tables, 0, rng, key, layout)
     out = set(seated)
     return _round_draw(seated, layout, tuple(p for p in present if p not in out), rng)
+
+
+def _draw_with_threes(
+    present: list[P], history: DrawHistory[P], tables: int, empty: int, rng: random.Random
+) -> RoundDraw[P]:
+    """Substitute mode with ``empty`` tables of three: the rota picks who sits there.
+
+    The ``3 * empty`` players with the lowest (tables of three this evening, this
+    season) keys fill the tables of three, the others the full tables; each part is
+    seated like a round of its own (the key adds up: the parts share no table).
+    """
+    choices = _rota_choices(
+        present, 3 * empty, _threes_key(history), rng, THREES_TRIES if tables <= 6 else RESTARTS
+    )
+    best: tuple[tuple[int, ...], list[P], list[int]] | None = None
+    for tried, threes in enumerate(choices):
+        if tried >= SITOUT_TRIES and best is not None and best[0][:2] == (0, 0):
+            break  # a clean round found: more tie-breaks only polish the season spread
+        chosen = set(threes)
+        full = [p for p in present if p not in chosen]
+        key_full, layout_full = _seat_part(full, tables - empty, 0, history, rng)
+        key_threes, layout_threes = _seat_part(list(threes), empty, empty, history, rng)
+        key = tuple(a + b for a, b in zip(key_full, key_threes, strict=True))
+        if best is None or key < best[0]:
+            # One index space: the full tables' players, then the threes', then empty.
+            offset = len(full)
+            layout = layout_full + [x + offset for x in layout_threes]
+            best = (key, full + list(threes), layout)
+    assert best is not None
+    _key, seated, layout = best
+    return _round_draw(seated, layout, (), rng)
+
+
+def _seat_part(
+    seated: list[P], tables: int, empty: int, history: DrawHistory[P], rng: random.Random
+) -> tuple[tuple[int, int, int], list[int]]:
+    """Seat a fixed group at ``tables`` tables (``empty`` of them of three): G1 holds."""
+    if not tables:
+        return (0, 0, 0), []
+    costs = _Costs(seated, history)
+    if tables <= 2:
+        if tables == 2:
+            lookahead = _next_round_lookahead(costs, 2 * tables - empty)
+        else:
+            lookahead = _no_lookahead
+        return _small_search(costs, tables, empty, rng, lookahead, 0)
+    layout = _greedy(costs, tables, empty, rng)
+    _improve(costs, layout, rng)
+    key = (costs.repeated_partnerships(layout), 0, costs.total(layout))
+    if key[0] > 0:
+        layout = _matching_fallback(costs, tables, empty, rng, key, layout)
+        key = (costs.repeated_partnerships(layout), 0, costs.total(layout))
+    return key, layout
+
+
+def _no_lookahead(partnered: frozenset[tuple[int, int]]) -> int:
+    return 0
+
+
+def _matching_fallback(
+    costs: _Costs,
+    tables: int,
+    empty: int,
+    rng: random.Random,
+    key: tuple[int, int, int],
+    layout: list[int],
+) -> list[int]:
+    """G1: tables built on a maximum matching of the free pairs, if that is better."""
+    fallback = _matching_layout(costs, tables, empty, rng)
+    _improve(costs, fallback, rng)
+    if (costs.repeated_partnerships(fallback), 0, costs.total(fallback)) < key:
+        return fallback
+    return layout
 
 
 def evening_draw(
@@ -473,10 +626,17 @@ def evening_draw(
     return draws
 
 
-def pairs_draw(pairs: Sequence[tuple[P, P] | None], *, round_number: int) -> RoundDraw[P]:
-    """Round ``round_number`` (from 1) of a round-robin of fixed pairs (koppels).
+def pairs_draw(
+    pairs: Sequence[tuple[P, P] | None],
+    *,
+    round_number: int,
+    movement: Movement | str = Movement.ROUND_ROBIN,
+) -> RoundDraw[P]:
+    """Round ``round_number`` (from 1) of fixed pairs (koppels) by their ``movement``.
 
-    The circle method: the pairs are numbered in the order given; pair 1 stays at
+    For the movements that keep half the pairs at their table see the module
+    docstring (*Pairs movements*); ``pairs`` are then in position order. The round
+    robin uses the circle method: the pairs are numbered in the order given; pair 1 stays at
     table 1 and the others move one place round each round, so with ``p`` pairs
     every two pairs meet exactly once in ``p - 1`` rounds (``p`` even) or ``p``
     rounds (``p`` odd: each round one pair has a bye and sits out, each pair once
@@ -487,6 +647,7 @@ def pairs_draw(pairs: Sequence[tuple[P, P] | None], *, round_number: int) -> Rou
     """
     if round_number < 1:
         raise ValueError(f"round_number counts from 1, not {round_number}")
+    movement = Movement(movement)
     real = [pair for pair in pairs if pair is not None]
     for pair in real:
         if len(pair) != 2 or None in pair:
@@ -498,6 +659,8 @@ def pairs_draw(pairs: Sequence[tuple[P, P] | None], *, round_number: int) -> Rou
             f"A round needs at least 2 pairs (4 players); {len(real)} present.",
             count=2 * len(real),
         )
+    if movement is not Movement.ROUND_ROBIN:
+        return _movement_round(list(pairs), round_number, movement)
     slots: list[tuple[P, P] | None] = list(pairs)
     if len(slots) % 2:
         slots.append(None)
@@ -516,6 +679,67 @@ def pairs_draw(pairs: Sequence[tuple[P, P] | None], *, round_number: int) -> Rou
             continue
         tables.append(TableDraw(len(tables) + 1, (home[0], away[0], home[1], away[1])))
     return RoundDraw(tables=tuple(tables), sitouts=tuple(sorted(sitouts)))
+
+
+def _movement_slots(
+    pairs: list[tuple[P, P] | None], movement: Movement
+) -> list[tuple[P, P] | None]:
+    """Positions 1..2T (list index + 1); an odd count gets the missing stationary
+    pair of the last table (T) as an empty slot."""
+    if len(pairs) % 2:
+        stays_at = len(pairs) if movement is Movement.EVEN_STAY else len(pairs) - 1
+        pairs = [*pairs[:stays_at], None, *pairs[stays_at:]]
+    return pairs
+
+
+def _movement_round(
+    pairs: list[tuple[P, P] | None], round_number: int, movement: Movement
+) -> RoundDraw[P]:
+    """One round of a stay-and-move movement; tables keep their numbers 1..T."""
+    slots = _movement_slots(pairs, movement)
+    tables_count = len(slots) // 2
+    shift = (round_number - 1) % tables_count
+    stay, move = (1, 0) if movement is Movement.EVEN_STAY else (0, 1)
+    tables: list[TableDraw[P]] = []
+    sitouts: list[P] = []
+    for table in range(tables_count):
+        home = slots[2 * table + stay]
+        away = slots[2 * ((table - shift) % tables_count) + move]
+        if home is None or away is None:
+            sitouts.extend(home or away or ())
+            continue
+        tables.append(TableDraw(table + 1, (home[0], away[0], home[1], away[1])))
+    return RoundDraw(tables=tuple(tables), sitouts=tuple(sorted(sitouts)))  # type: ignore[type-var]
+
+
+def movement_positions(
+    pairs: Sequence[tuple[P, P]],
+    *,
+    sitouts: Mapping[tuple[P, P], int],
+    movement: Movement | str,
+) -> list[tuple[P, P]]:
+    """The pairs in position order for an evening of a stay-and-move movement.
+
+    An even number of pairs keeps the order given (the pairs' numbers). With an odd
+    number the moving pairs take turns at the empty last table by the rota: the
+    ``T`` pairs with the fewest ``sitouts`` (ties: the order given) move, the one
+    with the fewest sits out in round 1, the next in round 2, and so on; the others
+    stay, in the order given.
+    """
+    movement = Movement(movement)
+    if movement is Movement.ROUND_ROBIN or len(pairs) % 2 == 0:
+        return list(pairs)
+    tables_count = (len(pairs) + 1) // 2
+    ranked = sorted(range(len(pairs)), key=lambda i: (sitouts.get(pairs[i], 0), i))
+    movers = ranked[:tables_count]
+    stayers = sorted(ranked[tables_count:])
+    stay, move = (1, 0) if movement is Movement.EVEN_STAY else (0, 1)
+    slots: list[tuple[P, P] | None] = [None] * (2 * tables_count)
+    for k, i in enumerate(movers):  # the k-th mover reaches table T in round k + 1
+        slots[2 * (tables_count - 1 - k) + move] = pairs[i]
+    for table, i in enumerate(stayers):
+        slots[2 * table + stay] = pairs[i]
+    return [pair for pair in slots if pair is not None]
 
 
 # --- helpers ---------------------------------------------------------------------
@@ -558,16 +782,26 @@ def _table_plan(n: int, mode: OddMode) -> tuple[int, int, int]:
     return n // 4, 0, n % 4
 
 
-def _sitout_choices(
-    present: list[P], count: int, history: DrawHistory[P], rng: random.Random, tries: int
+def _sitout_key(history: DrawHistory[P]) -> Callable[[P], tuple[int, int]]:
+    """The sit-out rota: (sat out this evening, sat out this season)."""
+    return lambda p: (history.sitouts_evening.get(p, 0), history.sitouts_season.get(p, 0))
+
+
+def _threes_key(history: DrawHistory[P]) -> Callable[[P], tuple[int, int]]:
+    """The rota of the tables of three: (there this evening, there this season)."""
+    return lambda p: (history.threes_evening.get(p, 0), history.threes_season.get(p, 0))
+
+
+def _rota_choices(
+    present: list[P],
+    count: int,
+    key: Callable[[P], tuple[int, int]],
+    rng: random.Random,
+    tries: int,
 ) -> list[tuple[P, ...]]:
-    """Sit-out sets allowed by the rota: the lowest keys, ties tried at random."""
+    """Sets of ``count`` players a rota allows: the lowest keys, ties tried at random."""
     if count == 0:
         return [()]
-
-    def key(p: P) -> tuple[int, int]:
-        return (history.sitouts_evening.get(p, 0), history.sitouts_season.get(p, 0))
-
     cut = sorted(key(p) for p in present)[count - 1]
     forced = tuple(p for p in present if key(p) < cut)
     tied = [p for p in present if key(p) == cut]

@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from common.forms import DateInput
+from common.text import MEMBER_NAME_MAX, validate_member_name
 from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
 
 from .models import Competition, Evening
@@ -55,6 +56,7 @@ class CompetitionForm(forms.ModelForm):
             "ruleset_preset",
             "rounds_per_evening",
             "odd_players",
+            "movement",
             "sitout_score",
             "absence_policy",
             "absence_score",
@@ -89,6 +91,8 @@ class CompetitionForm(forms.ModelForm):
             # The rule set is fixed once a hand is played (the service says so too).
             self.fields[name].disabled = locked
         self.fields["ruleset_preset"].disabled = locked
+        # Individual competitions have no pairs to move: a form without it keeps the default.
+        self.fields["movement"].required = False
         self.fields["ruleset_preset"].label = _("Start from")
         self.order_fields([*self.Meta.fields[:6], "ruleset_base", *RULE_FIELDS])
 
@@ -109,6 +113,11 @@ class CompetitionForm(forms.ModelForm):
             }
             for name, ruleset in RULESETS.items()
         }
+
+    def clean_movement(self):
+        return self.cleaned_data["movement"] or (
+            self.instance.movement if self.instance.pk else Competition.Movement.ROUND_ROBIN
+        )
 
     def clean_tie_breaks(self):
         chosen = set(self.cleaned_data["tie_breaks"])
@@ -155,7 +164,9 @@ class EveningForm(forms.ModelForm):
 
 
 class GuestForm(forms.Form):
-    name = forms.CharField(label=_("Guest's name"), max_length=120)
+    name = forms.CharField(
+        label=_("Guest's name"), max_length=MEMBER_NAME_MAX, validators=[validate_member_name]
+    )
 
 
 class SwapForm(forms.Form):

@@ -10,11 +10,11 @@ Decisions
     title row bold and frozen with a filter. Numbers are numbers; match points
     are whole numbers, or (proportional points) rounded to two decimals. A name
     starting with ``=``, ``+``, ``-`` or ``@`` is written as text with Excel's
-    quote prefix, so no spreadsheet takes it for a formula (as the member export).
+    quote prefix (:mod:`common.xlsxfile`, as every workbook of the site).
 PDF
-    A4, Helvetica (reportlab's built-in font: Western European letters; other
-    scripts would need an embedded font). Every name is escaped before it goes
-    into a reportlab paragraph, whose text is markup. The tables and the schedule
+    A4, in the embedded DejaVu Sans of :mod:`common.pdf` (so "Łódź" prints as
+    written). Every name is escaped before it goes into a reportlab paragraph,
+    whose text is markup. The tables and the schedule
     are landscape; a match form is one portrait page per match: the teams, the
     line-ups, per game the tables with who sits wij (N/S) and zij (E/W), boxes
     for the points (filled in when known), the totals and the captains'
@@ -22,69 +22,20 @@ PDF
 """
 
 import io
-from xml.sax.saxutils import escape
 
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from clubs.imports import FORMULA_TRIGGERS
+from common.pdf import BOLD, FONT, document, paragraph, styles
+from common.xlsxfile import XlsxWriter, table_sheet
 
 from .league_selectors import format_points, points_value
 
-MIN_WIDTH, MAX_WIDTH = 6, 40
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 # --- .xlsx ------------------------------------------------------------------------------
-
-
-def _sheet_title(text, used):
-    for char in "[]:*?/\\":
-        text = text.replace(char, " ")
-    title = text[:31] or "-"
-    n = 2
-    while title in used:
-        suffix = f" ({n})"
-        title = text[: 31 - len(suffix)] + suffix
-        n += 1
-    used.add(title)
-    return title
-
-
-def _write_sheet(sheet, titles, rows):
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-
-    sheet.append(titles)
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    widths = [len(str(title)) for title in titles]
-    for values in rows:
-        row = []
-        for index, value in enumerate(values):
-            if isinstance(value, str):
-                value = ILLEGAL_CHARACTERS_RE.sub("", value)
-            widths[index] = max(widths[index], len(str(value)) if value is not None else 0)
-            row.append(None if value == "" else value)
-        sheet.append(row)
-        for cell in sheet[sheet.max_row]:
-            if isinstance(cell.value, str) and cell.value.startswith(FORMULA_TRIGGERS):
-                cell.data_type = "s"
-                cell.quotePrefix = True
-    for index, width in enumerate(widths, 1):
-        sheet.column_dimensions[get_column_letter(index)].width = min(
-            max(width + 2, MIN_WIDTH), MAX_WIDTH
-        )
-    sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = sheet.dimensions
-
-
-def _workbook_bytes(workbook):
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
 
 
 def table_titles():
@@ -123,17 +74,13 @@ def table_values(line):
 
 def league_table_xlsx(*, league, tables) -> bytes:
     """Every division's table, one sheet each (``tables``: ``division_tables``)."""
-    from openpyxl import Workbook
-
-    workbook = Workbook()
-    workbook.remove(workbook.active)
-    used = set()
+    out = XlsxWriter()
     for table in tables:
-        sheet = workbook.create_sheet(_sheet_title(table.division.name, used))
-        _write_sheet(sheet, table_titles(), [table_values(line) for line in table.lines])
+        rows = [table_values(line) for line in table.lines]
+        table_sheet(out, table.division.name, table_titles(), rows)
     if not tables:
-        workbook.create_sheet(_sheet_title(str(league), used))
-    return _workbook_bytes(workbook)
+        out.sheet(str(league))
+    return out.save()
 
 
 def schedule_titles():
@@ -177,31 +124,17 @@ def schedule_values(line):
 
 def schedule_xlsx(*, league, lines) -> bytes:
     """The schedule, one row per match (``lines``: ``league_schedule``)."""
-    from openpyxl import Workbook
-
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = _sheet_title(_("Schedule"), set())
-    _write_sheet(sheet, schedule_titles(), [schedule_values(line) for line in lines])
-    for row in sheet.iter_rows(min_row=2, min_col=2, max_col=2):
-        row[0].number_format = "yyyy-mm-dd"
-    return _workbook_bytes(workbook)
+    out = XlsxWriter()
+    table_sheet(out, _("Schedule"), schedule_titles(), [schedule_values(line) for line in lines])
+    return out.save()
 
 
 # --- PDF --------------------------------------------------------------------------------------
 
 
 def _styles():
-    from reportlab.lib.styles import getSampleStyleSheet
-
-    styles = getSampleStyleSheet()
-    return styles["Title"], styles["Heading2"], styles["Normal"]
-
-
-def _p(text, style):
-    from reportlab.platypus import Paragraph
-
-    return Paragraph(escape(str(text)), style)
+    every = styles()
+    return every["title"], every["heading"], every["base"]
 
 
 def _grid(data, widths=None, *, header=True, align_right_from=None):
@@ -211,13 +144,13 @@ def _grid(data, widths=None, *, header=True, align_right_from=None):
     table = Table(data, colWidths=widths, repeatRows=1 if header else 0)
     style = [
         ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
-        ("FONTNAME", (0, 0), (-1, -1), "Helvetica"),
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
         ("FONTSIZE", (0, 0), (-1, -1), 9),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
     ]
     if header:
         style += [
-            ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+            ("FONTNAME", (0, 0), (-1, 0), BOLD),
             ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eceff1")),
         ]
     if align_right_from is not None:
@@ -228,20 +161,10 @@ def _grid(data, widths=None, *, header=True, align_right_from=None):
 
 def _document(story, *, title, landscape_page=True):
     from reportlab.lib.pagesizes import A4, landscape
-    from reportlab.lib.units import cm
-    from reportlab.platypus import SimpleDocTemplate
 
     buffer = io.BytesIO()
-    document = SimpleDocTemplate(
-        buffer,
-        pagesize=landscape(A4) if landscape_page else A4,
-        leftMargin=1.5 * cm,
-        rightMargin=1.5 * cm,
-        topMargin=1.5 * cm,
-        bottomMargin=1.5 * cm,
-        title=str(title),
-    )
-    document.build(story)
+    pagesize = landscape(A4) if landscape_page else A4
+    document(buffer, title=title, pagesize=pagesize).build(story)
     return buffer.getvalue()
 
 
@@ -253,9 +176,9 @@ def league_table_pdf(*, league, tables) -> bytes:
     from reportlab.platypus import Spacer
 
     title_style, heading, _normal = _styles()
-    story = [_p(_("League table: %(league)s") % {"league": league}, title_style)]
+    story = [paragraph(_("League table: %(league)s") % {"league": league}, title_style)]
     for table in tables:
-        story.append(_p(table.division.name, heading))
+        story.append(paragraph(table.division.name, heading))
         data = [table_titles()]
         for line in table.lines:
             values = table_values(line)
@@ -269,7 +192,7 @@ def league_table_pdf(*, league, tables) -> bytes:
 
 def schedule_pdf(*, league, lines) -> bytes:
     title_style, _heading, _normal = _styles()
-    story = [_p(_("Schedule: %(league)s") % {"league": league}, title_style)]
+    story = [paragraph(_("Schedule: %(league)s") % {"league": league}, title_style)]
     data = [
         [
             _("Matchday"),
@@ -307,8 +230,8 @@ def _match_form_story(sheet):
     match = sheet.match
     league = match.league
     story = [
-        _p(_("Match form"), title_style),
-        _p(
+        paragraph(_("Match form"), title_style),
+        paragraph(
             _("%(league)s · %(division)s · matchday %(matchday)s · %(date)s")
             % {
                 "league": league,
@@ -330,7 +253,7 @@ def _match_form_story(sheet):
             [8.5 * cm, 8.5 * cm],
         ),
         Spacer(1, 6),
-        _p(_("Line-ups"), heading),
+        paragraph(_("Line-ups"), heading),
     ]
     data = [[_("Pair"), pgettext("match", "Home"), pgettext("match", "Away")]]
     for pair in range(1, league.tables_per_match + 1):
@@ -342,7 +265,7 @@ def _match_form_story(sheet):
         data.append(row)
     story.append(_grid(data, [1.5 * cm, 7.75 * cm, 7.75 * cm]))
     for game, tables in sheet.games:
-        story.append(_p(_("Game %(number)s") % {"number": game}, heading))
+        story.append(paragraph(_("Game %(number)s") % {"number": game}, heading))
         data = [[_("Table"), _("wij (N/S)"), _("zij (E/W)"), _("Points wij"), _("Points zij")]]
         for table in tables:
             wij_names, zij_names = (
@@ -373,7 +296,7 @@ def _match_form_story(sheet):
         story.append(_grid(data, [1.5 * cm, 6 * cm, 6 * cm, 2.25 * cm, 2.25 * cm]))
     outcome = sheet.outcome
     story += [
-        _p(_("Result"), heading),
+        paragraph(_("Result"), heading),
         _grid(
             [
                 ["", pgettext("match", "Home"), pgettext("match", "Away")],
@@ -419,6 +342,6 @@ def match_forms_pdf(*, sheets) -> bytes:
         story += _match_form_story(sheet)
     if not story:
         title_style, _heading, _normal = _styles()
-        story = [_p(_("No matches."), title_style)]
+        story = [paragraph(_("No matches."), title_style)]
     title = sheets[0].match if len(sheets) == 1 else _("Match forms")
     return _document(story, title=title, landscape_page=False)

@@ -34,11 +34,14 @@ See ``tournaments.schedule`` for the schedule and the seating,
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from common.choices import TeamChoices, enum_values, text_choices, validate_tie_breaks
 
 from . import league_table
 
@@ -54,24 +57,39 @@ __all__ = [
 
 
 def default_tie_breaks():
-    return ["head_to_head", "point_difference", "points_for"]
+    return [str(tie_break) for tie_break in league_table.Scoring().tie_breaks]
 
 
 class League(models.Model):
-    class WinBy(models.TextChoices):
-        TOTAL = "total", _("more points over all tables")
-        TABLES = "tables", _("more game points (2 per table won, 1 per tie)")
+    WinBy = text_choices(
+        league_table.WinBy,
+        {
+            league_table.WinBy.TOTAL: _("more points over all tables"),
+            league_table.WinBy.TABLES: _("more game points (2 per table won, 1 per tie)"),
+        },
+        name="WinBy",
+    )
 
-    class PointsRule(models.TextChoices):
-        FIXED = "fixed", _("fixed points for a win, a draw and a loss")
-        PROPORTIONAL = "proportional", _("points shared in proportion to the score")
+    PointsRule = text_choices(
+        league_table.PointsRule,
+        {
+            league_table.PointsRule.FIXED: _("fixed points for a win, a draw and a loss"),
+            league_table.PointsRule.PROPORTIONAL: _("points shared in proportion to the score"),
+        },
+        name="PointsRule",
+    )
 
-    class TieBreak(models.TextChoices):
-        HEAD_TO_HEAD = "head_to_head", _("head-to-head (match points between the teams)")
-        POINT_DIFFERENCE = "point_difference", _("point difference")
-        POINTS_FOR = "points_for", _("more points")
-        GAME_POINTS = "game_points", _("more game points")
-        WINS = "wins", _("more matches won")
+    TieBreak = text_choices(
+        league_table.TieBreak,
+        {
+            league_table.TieBreak.HEAD_TO_HEAD: _("head-to-head (match points between the teams)"),
+            league_table.TieBreak.POINT_DIFFERENCE: _("point difference"),
+            league_table.TieBreak.POINTS_FOR: _("more points"),
+            league_table.TieBreak.GAME_POINTS: _("more game points"),
+            league_table.TieBreak.WINS: _("more matches won"),
+        },
+        name="TieBreak",
+    )
 
     competition = models.OneToOneField(
         "tournaments.Competition",
@@ -164,10 +182,11 @@ class League(models.Model):
                 violation_error_message=_("Share at least one point per match."),
             ),
             models.CheckConstraint(
-                condition=Q(win_by__in=["total", "tables"]), name="league_win_by_known"
+                condition=Q(win_by__in=enum_values(league_table.WinBy)),
+                name="league_win_by_known",
             ),
             models.CheckConstraint(
-                condition=Q(points_rule__in=["fixed", "proportional"]),
+                condition=Q(points_rule__in=enum_values(league_table.PointsRule)),
                 name="league_points_rule_known",
             ),
         ]
@@ -177,6 +196,13 @@ class League(models.Model):
 
     def get_absolute_url(self):
         return reverse("leagues:league-detail", kwargs={"pk": self.pk})
+
+    def clean(self):
+        """The tie-break order names known tie-breaks, each once (the admin too)."""
+        try:
+            validate_tie_breaks(self.tie_breaks, self.TieBreak)
+        except ValidationError as exc:
+            raise ValidationError({"tie_breaks": exc}) from exc
 
     @property
     def club(self):
@@ -435,9 +461,7 @@ class LeagueMatch(models.Model):
 class MatchTable(models.Model):
     """One table of one game of a match: which pairs sit there, and the home team's side."""
 
-    class Side(models.TextChoices):
-        A = "A", _("wij (North/South)")
-        B = "B", _("zij (East/West)")
+    Side = TeamChoices
 
     match = models.ForeignKey(
         LeagueMatch, on_delete=models.PROTECT, related_name="tables", verbose_name=_("match")
@@ -463,7 +487,7 @@ class MatchTable(models.Model):
                 fields=["match", "game_number", "table_number"], name="match_table_unique"
             ),
             models.CheckConstraint(
-                condition=Q(home_side__in=["A", "B"]), name="match_table_home_side_known"
+                condition=Q(home_side__in=TeamChoices.values), name="match_table_home_side_known"
             ),
             models.CheckConstraint(
                 condition=Q(game_number__gte=1, table_number__gte=1, home_pair__gte=1)

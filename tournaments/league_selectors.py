@@ -14,18 +14,20 @@ the table.
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from django.db.models import Q, Sum
-from django.utils.formats import number_format
 
 from clubs.models import Club, ClubRole
+from common.formatting import format_decimal, round_half_up
 from scoring.models import Adjustment, Game
 from tournaments.models import Seat
 
 from . import league_table, schedule
 from .league_models import Division, League, LeagueMatch, LeagueTeam, MatchTable
+
+#: Decimals of proportional match points, on pages and in files.
+POINTS_DECIMALS = 2
 
 
 def format_points(value) -> str:
@@ -33,14 +35,15 @@ def format_points(value) -> str:
     value = Fraction(value)
     if value.denominator == 1:
         return str(value.numerator)
-    exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return number_format(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP), 2)
+    return format_decimal(value, POINTS_DECIMALS)
 
 
 def points_value(value):
     """Match points as a spreadsheet number: an int, or a float rounded to 2 decimals."""
     value = Fraction(value)
-    return value.numerator if value.denominator == 1 else round(float(value), 2)
+    if value.denominator == 1:
+        return value.numerator
+    return float(round_half_up(value, POINTS_DECIMALS))  # as format_points shows it
 
 
 # --- Which leagues a user may see -------------------------------------------------------------

@@ -71,7 +71,6 @@ FORMAT_FIELDS = (
     "tie_breaks",
 )
 LEAGUE_FIELDS = ("name", "season", "is_public", *FORMAT_FIELDS)
-SEAT_POSITIONS = {"A": ("N", "S"), "B": ("E", "W")}
 SIDES = ("home", "away")
 
 
@@ -139,12 +138,7 @@ def _log(league, by, summary, match=None):
 def _check_settings(league, competition):
     from scoring.rules import InvalidRuleset
 
-    known = set(League.TieBreak.values)
-    value = league.tie_breaks
-    if not isinstance(value, list) or any(item not in known for item in value):
-        raise ValidationError({"tie_breaks": _("Unknown tie-break.")})
-    if len(set(value)) != len(value):
-        raise ValidationError({"tie_breaks": _("Each tie-break once.")})
+    league.clean()  # the tie-breaks, before the competition is saved
     try:
         competition.ruleset()
     except InvalidRuleset as exc:
@@ -660,7 +654,7 @@ def match_lineup_set(*, match: LeagueMatch, side: str, players: list[Member], by
     for slot in slots:
         own_side = slot.home_side if side == "home" else slot.away_side
         pair = slot.home_pair if side == "home" else slot.away_pair
-        positions = SEAT_POSITIONS[own_side]
+        positions = Seat.SEATS_OF[own_side]
         old |= Q(table=slot.table, position__in=positions)
         for position, member_id in zip(positions, ids[2 * pair - 2 : 2 * pair], strict=True):
             seats.append(

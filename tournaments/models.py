@@ -16,8 +16,13 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Member, RulesetPreset
+from common.choices import enum_values, text_choices, validate_tie_breaks
+from scoring import rules
 from scoring.rules import InvalidRuleset, ruleset_from
 
+from . import ranking_rules
+from .draw import Movement as DrawMovement
+from .draw import OddMode
 from .rulesets import LABELS, MAX_HANDS_PER_GAME, ruleset_message
 
 
@@ -31,25 +36,50 @@ class Competition(models.Model):
         TOURNAMENT = "tournament", _("one-off tournament")
         LEAGUE = "league", _("league between clubs")
 
-    class RankingBasis(models.TextChoices):
-        TOTAL = "total", _("total points")
-        AVERAGE = "average", _("average per game")
+    RankingBasis = text_choices(
+        ranking_rules.Basis,
+        {
+            ranking_rules.Basis.TOTAL: _("total points"),
+            ranking_rules.Basis.AVERAGE: _("average per game"),
+        },
+        name="RankingBasis",
+    )
 
-    class OddPlayers(models.TextChoices):
-        SITOUT = "sitout", _("players left over sit out with the sit-out score")
-        SUBSTITUTE = "substitute", _("a table of three plays with a substitute")
+    OddPlayers = text_choices(
+        OddMode,
+        {
+            OddMode.SITOUT: _("players left over sit out with the sit-out score"),
+            OddMode.SUBSTITUTE: _("a table of three plays with a substitute"),
+        },
+        name="OddPlayers",
+    )
+
+    Movement = text_choices(
+        DrawMovement,
+        {
+            DrawMovement.ROUND_ROBIN: _("every pair meets every other pair (round robin)"),
+            DrawMovement.EVEN_STAY: _("even pairs stay, odd pairs move up one table each round"),
+            DrawMovement.ODD_STAY: _("odd pairs stay, even pairs move up one table each round"),
+        },
+        name="Movement",
+    )
 
     class AbsencePolicy(models.TextChoices):
         NOTHING = "nothing", _("absent players get no score")
         LOWEST = "lowest", _("players who called in get the evening's lowest score")
         FIXED = "fixed", _("players who called in get the absence score")
 
-    class TieBreak(models.TextChoices):
-        MARSEN = "marsen", _("more marsen")
-        FEWER_NAT = "fewer_nat", _("fewer nat")
-        ROEM = "roem", _("more roem")
-        AVERAGE = "average", _("better average")
-        HEAD_TO_HEAD = "head_to_head", _("head-to-head")
+    TieBreak = text_choices(
+        ranking_rules.TieBreak,
+        {
+            ranking_rules.TieBreak.MARSEN: _("more marsen"),
+            ranking_rules.TieBreak.FEWER_NAT: _("fewer nat"),
+            ranking_rules.TieBreak.ROEM: _("more roem"),
+            ranking_rules.TieBreak.AVERAGE: _("better average"),
+            ranking_rules.TieBreak.HEAD_TO_HEAD: _("head-to-head"),
+        },
+        name="TieBreak",
+    )
 
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("club")
@@ -73,6 +103,16 @@ class Competition(models.Model):
     rounds_per_evening = models.PositiveSmallIntegerField(_("rounds per evening"), default=3)
     odd_players = models.CharField(
         _("players left over"), max_length=12, choices=OddPlayers.choices, default=OddPlayers.SITOUT
+    )
+    movement = models.CharField(
+        _("pairs movement"),
+        max_length=12,
+        choices=Movement.choices,
+        default=Movement.ROUND_ROBIN,
+        help_text=_(
+            "Pairs competitions: whom a pair meets each round. Moving up: in round 1 "
+            "pairs 1 and 2 sit at table 1, pairs 3 and 4 at table 2, and so on."
+        ),
     )
     sitout_score = models.PositiveIntegerField(
         _("sit-out score"),
@@ -122,6 +162,33 @@ class Competition(models.Model):
                 name="competition_rounds_range",
                 violation_error_message=_("An evening has between 1 and 12 rounds."),
             ),
+            models.CheckConstraint(
+                condition=Q(format__in=["season", "tournament", "league"]),
+                name="competition_format_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["individual", "pairs"]), name="competition_kind_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(ruleset_preset__in=RulesetPreset.values),
+                name="competition_ruleset_preset_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(odd_players__in=enum_values(OddMode)),
+                name="competition_odd_players_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(absence_policy__in=["nothing", "lowest", "fixed"]),
+                name="competition_absence_policy_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(movement__in=enum_values(DrawMovement)),
+                name="competition_movement_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(ranking_basis__in=enum_values(ranking_rules.Basis)),
+                name="competition_ranking_basis_known",
+            ),
         ]
 
     def __str__(self):
@@ -132,9 +199,61 @@ class Competition(models.Model):
             "tournaments:competition-detail", kwargs={"club": self.club.slug, "pk": self.pk}
         )
 
+    def describe_draw(self):
+        """The draw's settings in plain sentences: the pairs movement, players left over."""
+        if self.kind == self.Kind.PAIRS:
+            if self.movement == self.Movement.ROUND_ROBIN:
+                return [
+                    _("Pairs: every pair meets every other pair once (round robin)."),
+                    _("With an odd number of pairs one pair sits out each round, each in turn."),
+                ]
+            if self.movement == self.Movement.EVEN_STAY:
+                moves = _(
+                    "Pairs: the even pairs stay at their table, the odd pairs move up one "
+                    "table each round (from the last table to table 1)."
+                )
+            else:
+                moves = _(
+                    "Pairs: the odd pairs stay at their table, the even pairs move up one "
+                    "table each round (from the last table to table 1)."
+                )
+            return [
+                moves,
+                _(
+                    "With an odd number of pairs the moving pair that reaches the last table "
+                    "sits out that round; the pairs that sat out least this season are the "
+                    "ones that move."
+                ),
+            ]
+        if self.odd_players == self.OddPlayers.SUBSTITUTE:
+            return [
+                _(
+                    "Players left over play at a table of three with a substitute; who sits "
+                    "there goes by turns over the season."
+                )
+            ]
+        return [_("Players left over sit out, by turns over the season.")]
+
     def clean(self):
-        """The rule set is the preset with the overrides, checked by the scoring core;
-        the overrides are stored as the core gives them (only what differs)."""
+        """The tie-break order names known tie-breaks, each once; the rule set is the
+        preset with the overrides, checked by the scoring core (the overrides are
+        stored as the core gives them: only what differs)."""
+        errors = {}
+        for check in (self._clean_tie_breaks, self._clean_ruleset):
+            try:
+                check()
+            except ValidationError as exc:
+                errors.update(exc.error_dict)
+        if errors:
+            raise ValidationError(errors)
+
+    def _clean_tie_breaks(self):
+        try:
+            validate_tie_breaks(self.tie_breaks, self.TieBreak)
+        except ValidationError as exc:
+            raise ValidationError({"tie_breaks": exc}) from exc
+
+    def _clean_ruleset(self):
         try:
             ruleset = self.ruleset()
         except InvalidRuleset as exc:
@@ -267,6 +386,10 @@ class Evening(models.Model):
                 name="one_evening_per_day",
                 violation_error_message=_("This competition already has an evening on this day."),
             ),
+            models.CheckConstraint(
+                condition=Q(status__in=["planned", "in_play", "finished"]),
+                name="evening_status_known",
+            ),
         ]
 
     def __str__(self):
@@ -309,6 +432,10 @@ class Attendance(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["evening", "member"], name="attendance_once_per_evening"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["present", "left", "excused"]),
+                name="attendance_status_known",
             ),
         ]
 
@@ -374,6 +501,9 @@ class Table(models.Model):
         return _("Table %(number)s") % {"number": self.number}
 
 
+SEAT_LETTERS = enum_values(rules.Seat, value=lambda seat: seat.letter)
+
+
 class Seat(models.Model):
     """A player's place in a round: at a table (N, E, S, W) or sitting out.
 
@@ -382,14 +512,23 @@ class Seat(models.Model):
     holds that a member has one place per round and a table one player per seat.
     """
 
-    class Position(models.TextChoices):
-        NORTH = "N", _("North")
-        EAST = "E", _("East")
-        SOUTH = "S", _("South")
-        WEST = "W", _("West")
+    #: The core's seats (``scoring.rules.Seat``), stored by letter.
+    Position = text_choices(
+        rules.Seat,
+        {
+            rules.Seat.NORTH: _("North"),
+            rules.Seat.EAST: _("East"),
+            rules.Seat.SOUTH: _("South"),
+            rules.Seat.WEST: _("West"),
+        },
+        value=lambda seat: seat.letter,
+        name="Position",
+    )
 
-    TEAM_OF = {"N": "A", "S": "A", "E": "B", "W": "B"}
-    ORDER = ["N", "E", "S", "W"]
+    TEAM_OF = {seat.letter: str(seat.team) for seat in rules.Seat}
+    SEATS_OF = {str(team): tuple(seat.letter for seat in team.seats) for team in rules.Team}
+    PARTNER_OF = {seat.letter: seat.partner.letter for seat in rules.Seat}
+    ORDER = SEAT_LETTERS
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("round")
@@ -435,8 +574,12 @@ class Seat(models.Model):
                 condition=(
                     Q(table__isnull=True) & Q(position__isnull=True) & Q(member__isnull=False)
                 )
-                | (Q(table__isnull=False) & Q(position__in=["N", "E", "S", "W"])),
+                | (Q(table__isnull=False) & Q(position__in=SEAT_LETTERS)),
                 name="seat_at_table_or_sitting_out",
+            ),
+            models.CheckConstraint(
+                condition=Q(position__isnull=True) | Q(position__in=SEAT_LETTERS),
+                name="seat_position_known",
             ),
             models.CheckConstraint(
                 condition=Q(member__isnull=False) | ~Q(substitute=""),

@@ -41,6 +41,7 @@ COMPETITION_FIELDS = (
     *RULE_FIELDS,
     "rounds_per_evening",
     "odd_players",
+    "movement",
     "sitout_score",
     "absence_policy",
     "absence_score",
@@ -57,14 +58,6 @@ def _clean_save(obj):
     return obj
 
 
-def _check_tie_breaks(value):
-    known = set(Competition.TieBreak.values)
-    if not isinstance(value, list) or any(item not in known for item in value):
-        raise ValidationError({"tie_breaks": _("Unknown tie-break.")})
-    if len(set(value)) != len(value):
-        raise ValidationError({"tie_breaks": _("Each tie-break once.")})
-
-
 @transaction.atomic
 def competition_create(*, club, by, **fields) -> Competition:
     require_role(by, club, Role.DIRECTOR)
@@ -74,8 +67,7 @@ def competition_create(*, club, by, **fields) -> Competition:
     fields.setdefault("ruleset_preset", club.ruleset_preset)
     fields.setdefault("ruleset_overrides", dict(club.ruleset_overrides))
     competition = Competition(club=club, **fields)
-    _check_tie_breaks(competition.tie_breaks)
-    return _clean_save(competition)  # clean() checks the rule set through the core
+    return _clean_save(competition)  # clean(): the tie-breaks, the rule set through the core
 
 
 def competition_has_play(competition):
@@ -94,8 +86,7 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
     # All the overrides first, then a single rule field (hands_per_game) over them.
     for name in sorted(fields, key=lambda name: name != "ruleset_overrides"):
         setattr(competition, name, fields[name])
-    _check_tie_breaks(competition.tie_breaks)
-    competition.full_clean()  # checks the rule set through the core
+    competition.full_clean()  # checks the tie-breaks and, through the core, the rule set
     ruleset = competition.ruleset()
     if ruleset != before:
         if competition_has_play(competition):
@@ -211,7 +202,12 @@ def _seat_history(competition, evening):
             continue
         tables.setdefault((evening_id, table_id), {})[position] = member_id
     partners, opponents, season_partners = Counter(), Counter(), Counter()
+    threes_evening, threes_season = Counter(), Counter()
     for (evening_id, _table), by_seat in tables.items():
+        if len(by_seat) < 4:  # a table of three: a substitute has the fourth seat
+            threes_season.update(by_seat.values())
+            if evening_id == evening.pk:
+                threes_evening.update(by_seat.values())
         teams = [
             [by_seat.get("N"), by_seat.get("S")],
             [by_seat.get("E"), by_seat.get("W")],
@@ -233,6 +229,8 @@ def _seat_history(competition, evening):
         season_partners=season_partners,
         sitouts_evening=sitouts_evening,
         sitouts_season=sitouts_season,
+        threes_evening=threes_evening,
+        threes_season=threes_season,
     )
 
 
@@ -259,7 +257,7 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
     odd_mode = odd_mode or competition.odd_players
     try:
         if competition.kind == Competition.Kind.PAIRS:
-            result = _pairs_round(competition, present, number)
+            result = _pairs_round(competition, evening, present, number)
         else:
             history = _seat_history(competition, evening)
             result = draw.individual_draw(present, history=history, rng=rng, odd_mode=odd_mode)
@@ -288,16 +286,37 @@ def _draw_message(exc, present):
     return _("The draw is not possible: %(reason)s") % {"reason": exc}
 
 
-def _pairs_round(competition, present, number):
-    """A pair with a player missing keeps its place in the schedule as an empty slot."""
+def _pairs_round(competition, evening, present, number):
+    """A pair with a player missing keeps its place in the schedule as an empty slot.
+
+    The stay-and-move movements place the pairs of the evening (both players
+    checked in, present or left) once per evening: by number, or with an odd
+    number by the sit-out rota of the evenings before (``draw.movement_positions``).
+    A pair that checks in after the first round changes the places from its round on.
+    """
     here = set(present)
-    pairs = [
-        (pair.first_id, pair.second_id)
-        if pair.first_id in here and pair.second_id in here
-        else None
-        for pair in competition.pairs.order_by("number")
-    ]
-    return draw.pairs_draw(pairs, round_number=number)
+    pairs = [(pair.first_id, pair.second_id) for pair in competition.pairs.order_by("number")]
+    movement = draw.Movement(competition.movement)
+    if movement is not draw.Movement.ROUND_ROBIN:
+        came = set(
+            evening.attendances.filter(
+                status__in=[Attendance.Status.PRESENT, Attendance.Status.LEFT]
+            ).values_list("member_id", flat=True)
+        )
+        earlier = Counter(
+            Seat.objects.filter(
+                round__evening__competition=competition,
+                round__evening__date__lt=evening.date,
+                table__isnull=True,
+            ).values_list("member_id", flat=True)
+        )
+        pairs = draw.movement_positions(
+            [pair for pair in pairs if set(pair) <= came],
+            sitouts={pair: earlier[pair[0]] for pair in pairs},
+            movement=movement,
+        )
+    slots = [pair if set(pair) <= here else None for pair in pairs]
+    return draw.pairs_draw(slots, round_number=number, movement=movement)
 
 
 def _store_draw(round_, result, competition, by):
@@ -341,6 +360,8 @@ def _measure(round_, evening):
     counts = draw.repeat_counts(_round_draws(evening))
     earlier = draw.repeat_counts(_round_draws(evening, before=round_.number))
     round_.partner_repeats = counts.partner_repeats - earlier.partner_repeats
+    if evening.competition.kind == Competition.Kind.PAIRS:
+        round_.partner_repeats = 0  # fixed pairs partner every round by design
     round_.opponent_repeats = counts.opponent_repeats - earlier.opponent_repeats
     round_.save(update_fields=["partner_repeats", "opponent_repeats"])
 

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from clubs.models import Member
 from clubs.permissions import Role, club_required, has_role
 from clubs.views import apply_validation_error
+from common.params import id_or_404
 from scoring.rules import InvalidRuleset, get_ruleset, ruleset_from
 
 from . import selectors, services
@@ -37,13 +38,6 @@ def _round(club, pk):
         evening__competition__club=club,
         pk=pk,
     )
-
-
-def _pk(value):
-    """A primary key from a form or query value; anything else is a 404, not a 500."""
-    if not (value or "").isdigit():
-        raise Http404
-    return int(value)
 
 
 def _unplayed_words(numbers):
@@ -132,7 +126,7 @@ def competition_detail(request, club, pk):
         "pairs": competition.pairs.select_related("first", "second"),
         "periods": competition.periods.all(),
         "can_manage": can_manage,
-        "ruleset_words": describe_ruleset(competition.ruleset()),
+        "ruleset_words": describe_ruleset(competition.ruleset()) + competition.describe_draw(),
         "pair_form": PairForm(club=club) if can_manage else None,
         "period_form": PeriodForm() if can_manage else None,
     }
@@ -251,7 +245,7 @@ def evening_attendance(request, club, pk):
             else:
                 _error_messages(request, ValidationError(form.errors["name"]))
         else:
-            member = get_object_or_404(Member, club=club, pk=_pk(request.POST.get("member")))
+            member = get_object_or_404(Member, club=club, pk=id_or_404(request.POST.get("member")))
             status = request.POST.get("status") or None
             try:
                 services.attendance_set(
@@ -361,8 +355,8 @@ def round_detail(request, club, pk):
 @club_required(Role.DIRECTOR)
 def seat_swap(request, club, pk):
     round_ = _round(club, pk)
-    first = get_object_or_404(Seat, round=round_, pk=_pk(request.POST.get("first")))
-    second = get_object_or_404(Seat, round=round_, pk=_pk(request.POST.get("second")))
+    first = get_object_or_404(Seat, round=round_, pk=id_or_404(request.POST.get("first")))
+    second = get_object_or_404(Seat, round=round_, pk=id_or_404(request.POST.get("second")))
     try:
         services.seat_swap(round_=round_, first=first, second=second, by=request.user)
     except ValidationError as exc:

@@ -23,11 +23,11 @@ Modules
 
 Shared decisions
 ----------------
-Formula injection
-    A text starting with ``=``, ``+``, ``-`` or ``@`` (a name such as
-    ``=HYPERLINK(...)``) is written to .xlsx as a text cell with Excel's quote
-    prefix, and to CSV with a leading apostrophe (the OWASP advice, as the
-    member export does); the importer drops that apostrophe again.
+Files
+    Written by the one writer layer in ``common/``: :mod:`common.xlsxfile`,
+    :mod:`common.csvfile` (the formula guard: a name such as ``=HYPERLINK(...)``
+    is a quoted text cell in .xlsx and gets a leading apostrophe in CSV, which
+    the importer drops again) and :mod:`common.pdf` (the embedded font).
 Language
     Titles and labels use the active language (Dutch by default, as the site);
     the hand-log CSV keeps its machine column names (``date``, ``round``, ...)
@@ -39,9 +39,6 @@ The table link
 """
 
 from django.urls import NoReverseMatch, reverse
-
-FORMULA_TRIGGERS = ("=", "+", "-", "@")
-CSV_TRIGGERS = (*FORMULA_TRIGGERS, "\t", "\r")
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CONTENT_TYPES = {

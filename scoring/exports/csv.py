@@ -15,79 +15,48 @@ Hand log
     ... in every language, commas, UTF-8 with a byte-order mark, CRLF, dates
     ``YYYY-MM-DD``. Importing it back gives the same standings.
 Both
-    A text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return
-    gets a leading apostrophe; the importer drops it again.
+    Written by :mod:`common.csvfile`: a text a spreadsheet could run as a
+    formula gets a leading apostrophe (the importer drops it again), and a
+    field holding ``,`` or ``;`` is quoted whatever the file's separator.
 """
 
-import csv
-import io
 from datetime import date
 
-from django.utils.formats import number_format
+from common.columns import TEXT
+from common.csvfile import Verbatim, csv_bytes, csv_lines
 
-from . import CSV_TRIGGERS
 from .handlog import COLUMNS
-from .reports import DECIMAL, RANK, TEXT, Report
+from .reports import Report
 
 REPORT_DELIMITER = ";"
 HAND_LOG_DELIMITER = ","
 
 
-def _text(value) -> str:
-    if value is None:
-        return ""
-    text = str(value)
-    return "'" + text if text.startswith(CSV_TRIGGERS) else text
+def _report_value(column, row):
+    if row.get(column.key) is None:
+        return None
+    if column.kind == TEXT:
+        return column.text(row)  # guarded by the writer
+    return Verbatim(column.text(row))  # as the page shows it: 3=, 1625,1
 
 
 def report_csv(report: Report) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=REPORT_DELIMITER, lineterminator="\r\n")
-    writer.writerow([_text(column.title) for column in report.columns])
-    for row in report.rows:
-        values = []
-        for column in report.columns:
-            value = row.get(column.key)
-            if value is None:
-                values.append("")
-            elif column.kind == TEXT:
-                values.append(_text(value))
-            elif column.kind == RANK:
-                values.append(f"{value}=" if row.get("shared") else str(value))
-            elif column.kind == DECIMAL:
-                values.append(
-                    number_format(round(value, 1), 1, use_l10n=True, force_grouping=False)
-                )
-            else:
-                values.append(str(value))
-        writer.writerow(values)
-    return buffer.getvalue().encode("utf-8-sig")
+    header = [str(column.title) for column in report.columns]
+    rows = ([_report_value(column, row) for column in report.columns] for row in report.rows)
+    return csv_bytes(header, rows, delimiter=REPORT_DELIMITER)
 
 
 def _log_value(value):
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return _text(value)
-    if isinstance(value, date):
-        return value.isoformat()
-    return value
+    return value.isoformat() if isinstance(value, date) else value
 
 
 def hand_log_csv_lines(rows):
-    """The hand log as CSV text, a chunk at a time (the first holds the header)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=HAND_LOG_DELIMITER, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
-    for count, row in enumerate(rows, 1):
-        writer.writerow([_log_value(value) for value in row])
-        if count % 2000 == 0:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
+    """The hand log as CSV text, a chunk at a time (the first holds the byte-order
+    mark and the header)."""
+    rows = ([_log_value(value) for value in row] for row in rows)
+    return csv_lines(COLUMNS, rows, delimiter=HAND_LOG_DELIMITER)
 
 
 def hand_log_csv(rows) -> bytes:
     """The hand log in the import format (see :mod:`.handlog`)."""
-    return ("\ufeff" + "".join(hand_log_csv_lines(rows))).encode("utf-8")
+    return "".join(hand_log_csv_lines(rows)).encode("utf-8")

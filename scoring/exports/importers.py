@@ -103,13 +103,14 @@ from django.utils.translation import ngettext
 from clubs.imports import ImportRejected, Problem
 from clubs.models import Club, Member
 from clubs.permissions import Role, require_role
+from common.csvfile import unguard
+from common.text import has_control_character
 from scoring import rules
 from scoring.messages import hand_message
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from scoring.services import game_counts
 from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
 
-from . import FORMULA_TRIGGERS
 from .handlog import ALIASES, COLUMNS, NAMES, POSITION, REQUIRED, TITLES
 
 __all__ = [
@@ -131,7 +132,6 @@ EXCEL_MAX_ROW = 1_048_576
 NAME_MAX = Member._meta.get_field("name").max_length
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 _TEAMS = {"a": "A", "b": "B", "wij": "A", "zij": "B", "w": "A", "z": "B"}
 _SUITS = {
     "c": "C",
@@ -534,9 +534,9 @@ def _as_name(value, from_csv):
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = str(value).strip()
-    if from_csv and text[:1] == "'" and text[1:2] in FORMULA_TRIGGERS:
-        text = text[1:]  # the guard our CSV export puts before = + - @
-    if _CONTROL.search(text):
+    if from_csv:
+        text = unguard(text)  # the guard our CSV export puts before = + - @
+    if has_control_character(text):
         raise _CellError(
             _("the name holds a line break, tab or other control character; keep it on one line.")
         )

@@ -8,10 +8,8 @@ the club's name and the date it was printed; reports and the table plan also
 Decisions
 ---------
 Fonts
-    DejaVu Sans when the system has it (most Linux hosts: nearly every
-    alphabet a member's name can be in), else the Bitstream Vera that ships
-    with reportlab (Western European letters). Both are embedded, so the PDF
-    prints the same anywhere.
+    The one reportlab setup of :mod:`common.pdf`: DejaVu Sans embedded (else
+    reportlab's Vera), so every alphabet a member's name can be in prints.
 Score sheet
     One page per table: event, date, round and table, the four names under wij
     (North, South) and zij (East, West), a row per hand (the game's length:
@@ -36,174 +34,23 @@ Reports
 from __future__ import annotations
 
 import io
-import threading
-from pathlib import Path
 
 from django.utils.translation import gettext as _
 
-from .reports import DECIMAL, RANK, TEXT, Report, RoundSheets, ScoreSheet, dealers
+from common.pdf import BOLD, FONT, document, numbered_canvas, register_fonts
+from common.pdf import date_text as _date
+from common.pdf import paragraph as _p
+from common.pdf import styles as _styles
 
-FONT, BOLD = "KJSans", "KJSans-Bold"
-_FONT_CANDIDATES = (
-    ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
-    ("/usr/share/fonts/dejavu/DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
-    ("/usr/share/fonts/TTF/DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
-    ("/Library/Fonts/DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
-)
-_fonts_lock = threading.Lock()
-_fonts_ready = False
-
-
-def _register_fonts():
-    """Register the embedded fonts once per process."""
-    global _fonts_ready
-    if _fonts_ready:
-        return
-    with _fonts_lock:
-        if _fonts_ready:
-            return
-        import reportlab
-        from reportlab.lib.fonts import addMapping
-        from reportlab.pdfbase import pdfmetrics
-        from reportlab.pdfbase.ttfonts import TTFont
-
-        regular = bold = None
-        for path, bold_name in _FONT_CANDIDATES:
-            candidate = Path(path)
-            if candidate.exists() and (candidate.parent / bold_name).exists():
-                regular, bold = candidate, candidate.parent / bold_name
-                break
-        if regular is None:
-            fonts = Path(reportlab.__file__).parent / "fonts"
-            regular, bold = fonts / "Vera.ttf", fonts / "VeraBd.ttf"
-        pdfmetrics.registerFont(TTFont(FONT, str(regular)))
-        pdfmetrics.registerFont(TTFont(BOLD, str(bold)))
-        addMapping(FONT, 0, 0, FONT)
-        addMapping(FONT, 1, 0, BOLD)
-        addMapping(FONT, 0, 1, FONT)
-        addMapping(FONT, 1, 1, BOLD)
-        _fonts_ready = True
-
-
-def _styles():
-    from reportlab.lib import colors
-    from reportlab.lib.styles import ParagraphStyle
-
-    base = ParagraphStyle("base", fontName=FONT, fontSize=10, leading=13)
-    return {
-        "base": base,
-        "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10),
-        "title": ParagraphStyle("title", parent=base, fontName=BOLD, fontSize=18, leading=22),
-        "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=12, leading=15),
-        "big": ParagraphStyle("big", parent=base, fontName=BOLD, fontSize=22, leading=26),
-        "name": ParagraphStyle("name", parent=base, fontSize=14, leading=18),
-        "cell": ParagraphStyle("cell", parent=base, fontSize=9, leading=11),
-        "warning": ParagraphStyle(
-            "warning", parent=base, fontName=BOLD, textColor=colors.HexColor("#b00020")
-        ),
-        "plan_name": ParagraphStyle("plan_name", parent=base, fontSize=18, leading=22),
-        "plan_label": ParagraphStyle(
-            "plan_label", parent=base, fontName=BOLD, fontSize=11, leading=22
-        ),
-    }
-
-
-def _escape(text) -> str:
-    from xml.sax.saxutils import escape
-
-    return escape(str(text))
-
-
-def _p(text, style):
-    from reportlab.platypus import Paragraph
-
-    return Paragraph(_escape(text), style)
-
-
-def _date(value):
-    return f"{value:%d-%m-%Y}" if value else ""
-
-
-def _canvas_class(club, title, printed, *, numbered=True):
-    """A canvas that draws the club, the date and "page n of m" on every page."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    class PageCanvas(Canvas):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self._pages = []
-
-        def showPage(self):
-            self._pages.append(dict(self.__dict__))
-            self._startPage()
-
-        def save(self):
-            total = len(self._pages)
-            for number, state in enumerate(self._pages, 1):
-                self.__dict__.update(state)
-                self._decorate(number, total)
-                super().showPage()
-            super().save()
-
-        def _decorate(self, number, total):
-            from reportlab.lib.units import mm
-
-            width, height = self._pagesize
-            self.saveState()
-            self.setFont(BOLD, 9)
-            self.drawString(15 * mm, height - 10 * mm, club)
-            self.setFont(FONT, 9)
-            self.drawRightString(
-                width - 15 * mm,
-                height - 10 * mm,
-                _("Printed %(date)s") % {"date": _date(printed)} if printed else "",
-            )
-            self.setFont(FONT, 8)
-            self.drawString(15 * mm, 8 * mm, title)
-            if numbered:
-                self.drawRightString(
-                    width - 15 * mm,
-                    8 * mm,
-                    _("Page %(page)s of %(pages)s") % {"page": number, "pages": total},
-                )
-            self.restoreState()
-
-    return PageCanvas
-
-
-def _document(buffer, *, title, author, pagesize):
-    from reportlab.lib.units import mm
-    from reportlab.platypus import SimpleDocTemplate
-
-    return SimpleDocTemplate(
-        buffer,
-        pagesize=pagesize,
-        leftMargin=15 * mm,
-        rightMargin=15 * mm,
-        topMargin=16 * mm,
-        bottomMargin=14 * mm,
-        title=title,
-        author=author,
-        creator="klaverjas-club",
-    )
-
+from .reports import Report, RoundSheets, ScoreSheet, dealers
 
 # ---------------------------------------------------------------- reports
 
 
 def _report_cell(column, row, styles):
-    value = row.get(column.key)
-    if value is None or value == "":
-        return "–" if column.kind == RANK else ""
-    if column.kind == RANK:
-        return f"{value}=" if row.get("shared") else str(value)
-    if column.kind == DECIMAL:
-        from django.utils.formats import number_format
-
-        return number_format(round(value, 1), 1, use_l10n=True)
-    if column.key == "name":
-        return _p(value, styles["cell"])  # names wrap
-    return str(value)
+    if column.key == "name" and row.get("name"):
+        return _p(column.text(row), styles["cell"])  # names wrap
+    return column.text(row)  # as the page shows it
 
 
 def _column_widths(report, data):
@@ -221,7 +68,7 @@ def _column_widths(report, data):
 
 def report_pdf(report: Report) -> bytes:
     """Standings or an evening's result; the header row repeats on every page."""
-    _register_fonts()
+    register_fonts()
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.units import mm
@@ -237,7 +84,7 @@ def report_pdf(report: Report) -> bytes:
     name_room = 45 * mm
     pagesize = A4 if sum(fixed.values()) + name_room <= A4[0] - 30 * mm else landscape(A4)
     buffer = io.BytesIO()
-    doc = _document(
+    doc = document(
         buffer, title=f"{report.title} · {report.subtitle}", author=report.club, pagesize=pagesize
     )
     story = [_p(report.title, styles["title"]), _p(report.subtitle, styles["subtitle"])]
@@ -258,7 +105,7 @@ def report_pdf(report: Report) -> bytes:
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]
     for index, column in enumerate(report.columns):
-        if column.kind != TEXT:
+        if column.numeric:
             style.append(("ALIGN", (index, 0), (index, -1), "RIGHT"))
     for number in range(1, len(data)):
         if number % 2 == 0:
@@ -273,7 +120,7 @@ def report_pdf(report: Report) -> bytes:
         story.append(Spacer(1, 6))
         story.extend(_p(note, styles["small"]) for note in report.footnotes)
     footer = f"{report.title} · {report.subtitle}"
-    doc.build(story, canvasmaker=_canvas_class(report.club, footer, report.printed))
+    doc.build(story, canvasmaker=numbered_canvas(report.club, footer, report.printed))
     return buffer.getvalue()
 
 
@@ -473,7 +320,7 @@ def _roefel_dealer(dealer, roefel):
 
 def scoresheets_pdf(sheets: RoundSheets) -> bytes:
     """One score sheet per table of a round, blank to fill in or filled as a record."""
-    _register_fonts()
+    register_fonts()
     from reportlab.lib.pagesizes import A4
     from reportlab.platypus import PageBreak
 
@@ -484,7 +331,7 @@ def scoresheets_pdf(sheets: RoundSheets) -> bytes:
         "date": _date(sheets.date),
         "round": sheets.round,
     }
-    doc = _document(buffer, title=title, author=sheets.club, pagesize=A4)
+    doc = document(buffer, title=title, author=sheets.club, pagesize=A4)
     story = []
     for index, sheet in enumerate(sheets.sheets):
         if index:
@@ -492,7 +339,7 @@ def scoresheets_pdf(sheets: RoundSheets) -> bytes:
         story.extend(_sheet_story(sheets, sheet, styles, doc.width, doc.height))
     if not story:
         story.append(_p(_("This round has no tables."), styles["base"]))
-    doc.build(story, canvasmaker=_canvas_class(sheets.club, title, sheets.printed))
+    doc.build(story, canvasmaker=numbered_canvas(sheets.club, title, sheets.printed))
     return buffer.getvalue()
 
 
@@ -501,7 +348,7 @@ def scoresheets_pdf(sheets: RoundSheets) -> bytes:
 
 def table_plan_pdf(sheets: RoundSheets) -> bytes:
     """The round's tables in large type for the wall, then everyone alphabetically."""
-    _register_fonts()
+    register_fonts()
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import mm
@@ -514,7 +361,7 @@ def table_plan_pdf(sheets: RoundSheets) -> bytes:
         "date": _date(sheets.date),
         "round": sheets.round,
     }
-    doc = _document(buffer, title=title, author=sheets.club, pagesize=A4)
+    doc = document(buffer, title=title, author=sheets.club, pagesize=A4)
     width = doc.width
     story = [
         _p(_("Table plan") + " · " + sheets.competition, styles["title"]),
@@ -604,5 +451,5 @@ def table_plan_pdf(sheets: RoundSheets) -> bytes:
             )
         )
         story.append(index_table)
-    doc.build(story, canvasmaker=_canvas_class(sheets.club, title, sheets.printed))
+    doc.build(story, canvasmaker=numbered_canvas(sheets.club, title, sheets.printed))
     return buffer.getvalue()

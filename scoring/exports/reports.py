@@ -14,20 +14,12 @@ from datetime import date
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.columns import Column
 from scoring import rules, standings
 from scoring.models import Game, Hand
+from scoring.results_tables import standings_columns
 from scoring.results_views import describe_settings
 from tournaments.models import Competition, Evening, Round, Seat
-
-TEXT, INT, DECIMAL, RANK = "text", "int", "decimal", "rank"
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    title: str
-    kind: str = INT
-    width: int = 9  # characters, for spreadsheets; the PDF scales them to the page
 
 
 @dataclass
@@ -37,7 +29,7 @@ class Report:
     club: str
     title: str
     subtitle: str
-    columns: list[Column]
+    columns: list[Column]  # scoring.results_tables.standings_columns, fitted
     rows: list[dict]
     notes: list[str] = field(default_factory=list)  # above the table (ranking settings)
     footnotes: list[str] = field(default_factory=list)  # below it
@@ -46,36 +38,13 @@ class Report:
     printed: date | None = None
 
 
-def _rank_columns(pairs):
-    return [
-        Column("rank", _("#"), RANK, 5),
-        Column("name", _("Pair") if pairs else _("Player"), TEXT, 24),
-    ]
-
-
-def _stat_columns(*, evenings=True):
-    columns = [
-        Column("points", _("Points"), INT, 9),
-        Column("average", _("Average"), DECIMAL, 9),
-    ]
-    if evenings:
-        columns.append(Column("evenings", _("Evenings"), INT, 9))
-    columns += [
-        Column("games", _("Games"), INT, 8),
-        Column("marsen", _("Marsen"), INT, 8),
-        Column("nat", _("Nat"), INT, 6),
-        Column("roem", _("Roem"), INT, 8),
-    ]
-    return columns
-
-
 def _line_row(line, names):
     return {
         "rank": line.rank,
         "shared": line.shared,
         "name": names.get(line.key, "?"),
         "points": line.points,
-        "average": float(line.average),
+        "average": line.average,  # exact; every format rounds it the one way
         "evenings": line.evenings,
         "games": line.games,
         "marsen": line.marsen,
@@ -85,15 +54,7 @@ def _line_row(line, names):
 
 
 def _fit_widths(columns, rows):
-    widths = []
-    for column in columns:
-        if column.kind == TEXT:
-            longest = max((len(str(row.get(column.key) or "")) for row in rows), default=0)
-            width = min(max(column.width, len(column.title) + 2, longest + 2), 50)
-        else:
-            width = max(column.width, len(column.title) + 2)
-        widths.append(Column(column.key, column.title, column.kind, width))
-    return widths
+    return [column.fitted(rows) for column in columns]
 
 
 def standings_report(*, competition: Competition, period=None) -> Report:
@@ -101,7 +62,7 @@ def standings_report(*, competition: Competition, period=None) -> Report:
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
     rows = [_line_row(line, result.names) for line in result.lines]
-    columns = _fit_widths(_rank_columns(pairs) + _stat_columns(), rows)
+    columns = _fit_widths(standings_columns(pairs=pairs), rows)
     count = len(result.evenings)
     subtitle = competition.name + (f" · {period.name}" if period is not None else "")
     subtitle += " · " + (
@@ -148,15 +109,10 @@ def evening_report(*, evening: Evening) -> Report:
         else:
             row["prize"] = ""
         rows.append(row)
-    round_columns = [
-        Column(f"round_{n}", _("Round %(number)s") % {"number": n}, INT, 9)
-        for n in result.round_numbers
-    ]
-    prize = [Column("prize", _("Prize"), TEXT, 8)] if result.final else []
-    columns = _fit_widths(
-        _rank_columns(pairs) + round_columns + _stat_columns(evenings=False) + prize,
-        rows,
+    columns = standings_columns(
+        pairs=pairs, evenings=False, round_numbers=result.round_numbers, prize=result.final
     )
+    columns = _fit_widths(columns, rows)
     notes, footnotes = [], []
     if not result.final:
         notes.append(
@@ -234,8 +190,7 @@ class ScoreSheet:
     roefel: bool = False
 
     def team(self, team):
-        first, second = ("N", "S") if team == "A" else ("E", "W")
-        return [self.names.get(first, ""), self.names.get(second, "")]
+        return [self.names.get(position, "") for position in Seat.SEATS_OF[team]]
 
 
 @dataclass(frozen=True)

@@ -12,91 +12,27 @@ Decisions
   above the table; everything above its header stays in view when scrolling.
 - Names starting with ``=``, ``+``, ``-`` or ``@`` are text cells with the quote
   prefix: no spreadsheet runs them as a formula.
-- Write-only mode streams the rows, so a 48,000-hand log never sits in memory
-  as cells.
+- Written by the one writer layer, :mod:`common.xlsxfile` (write-only mode:
+  a 48,000-hand log never sits in memory as cells).
 """
-
-import io
 
 from django.utils.translation import gettext as _
 
-from . import FORMULA_TRIGGERS
+from common.columns import DECIMAL, RANK, TEXT
+from common.csvfile import FORMULA_TRIGGERS
+from common.xlsxfile import XlsxWriter, set_widths
+
 from .handlog import COLUMNS, TITLES, HandLogRow
-from .reports import DECIMAL, RANK, TEXT, Report
-
-SHEET_NAME_MAX = 31
-_FORBIDDEN_IN_SHEET_NAMES = str.maketrans(dict.fromkeys("[]:*?/\\", " "))
-
-
-def _sheet_name(name):
-    return str(name).translate(_FORBIDDEN_IN_SHEET_NAMES).strip()[:SHEET_NAME_MAX] or "Sheet"
-
-
-class _Writer:
-    """A write-only workbook with the few cell kinds the exports need."""
-
-    def __init__(self):
-        from openpyxl import Workbook
-        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-        from openpyxl.cell.cell import WriteOnlyCell as Cell
-        from openpyxl.styles import Font
-
-        self.workbook = Workbook(write_only=True)
-        self._illegal = ILLEGAL_CHARACTERS_RE
-        self._Cell = Cell
-        self.bold = Font(bold=True)
-        self.title_font = Font(bold=True, size=14)
-
-    def sheet(self, name):
-        return self.workbook.create_sheet(_sheet_name(name))
-
-    def text(self, sheet, value, *, font=None):
-        """A text cell that is never read as a formula."""
-        if value is None or value == "":
-            return None
-        value = self._illegal.sub("", str(value))
-        if not value.startswith(FORMULA_TRIGGERS) and font is None:
-            return value
-        cell = self._Cell(sheet, value=value)
-        if value.startswith(FORMULA_TRIGGERS):
-            cell.data_type = "s"
-            cell.quotePrefix = True
-        if font is not None:
-            cell.font = font
-        return cell
-
-    def number(self, sheet, value, number_format=None):
-        if value is None or value == "":
-            return None
-        if number_format is None:
-            return value
-        cell = self._Cell(sheet, value=value)
-        cell.number_format = number_format
-        return cell
-
-    def header(self, sheet, titles):
-        return [self.text(sheet, title, font=self.bold) for title in titles]
-
-    def save(self):
-        buffer = io.BytesIO()
-        self.workbook.save(buffer)
-        return buffer.getvalue()
-
-
-def _widths(sheet, widths):
-    from openpyxl.utils import get_column_letter
-
-    for index, width in enumerate(widths, 1):
-        sheet.column_dimensions[get_column_letter(index)].width = width
+from .reports import Report
 
 
 def report_xlsx(report: Report) -> bytes:
     """A standings or result report as a workbook of one sheet."""
     from openpyxl.utils import get_column_letter
 
-    out = _Writer()
+    out = XlsxWriter()
     sheet = out.sheet(report.sheet or report.title)
-    _widths(sheet, [column.width for column in report.columns])
+    set_widths(sheet, [column.width for column in report.columns])
     top = [
         [out.text(sheet, f"{report.title} · {report.club}", font=out.title_font)],
         [out.text(sheet, report.subtitle)],
@@ -117,13 +53,13 @@ def report_xlsx(report: Report) -> bytes:
     for row in report.rows:
         cells = []
         for column in report.columns:
-            value = row.get(column.key)
+            value = column.cell(row)  # a decimal rounded as the page shows it
             if column.kind == TEXT:
                 cells.append(out.text(sheet, value))
             elif column.kind == RANK:
                 cells.append(out.number(sheet, value, '0"="' if row.get("shared") else None))
             elif column.kind == DECIMAL:
-                cells.append(out.number(sheet, value, "0.0"))
+                cells.append(out.number(sheet, value, "0." + "0" * column.decimals))
             else:
                 cells.append(out.number(sheet, value))
         sheet.append(cells)
@@ -158,17 +94,17 @@ def hand_log_xlsx(rows, *, name_width: int = 20) -> bytes:
     """
     from openpyxl.utils import get_column_letter
 
-    out = _Writer()
+    out = XlsxWriter()
     sheet = out.sheet(_("Hands"))
     titles = [str(TITLES[key]) for key in COLUMNS]
     widths = []
     for key, title in zip(COLUMNS, titles, strict=True):
         width = max(name_width + 2, 10) if key in ("north", "south", "east", "west") else 9
         widths.append(max(HAND_LOG_WIDTHS.get(key, width), len(title) + 2))
-    _widths(sheet, widths)
+    set_widths(sheet, widths)
     sheet.freeze_panes = "A2"
     sheet.append(out.header(sheet, titles))
-    guarded, illegal, text = FORMULA_TRIGGERS, out._illegal, out.text
+    guarded, illegal, text = FORMULA_TRIGGERS, out.illegal, out.text
     count = 0
     for row in rows:
         cells = list(row)

@@ -43,6 +43,7 @@ __all__ = [
     "GameEnd",
     "InvalidRuleset",
     "NatBasis",
+    "Preset",
     "NatRoem",
     "PlayRule",
     "RoemRule",
@@ -145,8 +146,18 @@ class RoemRule(Choice):
     DECLARED = "declared"
 
 
+class Preset(Choice):
+    """The rule-set presets, one per seed document; the default first."""
+
+    ROTTERDAM = "rotterdam"
+    AMSTERDAM = "amsterdam"
+    MATCH_500 = "match-500"
+    MATCH_1500 = "match-1500"
+    SINGLE_DEAL = "single-deal"
+
+
 #: The preset names, the default first.
-PRESET_NAMES: tuple[str, ...] = ("rotterdam", "amsterdam", "match-500", "match-1500", "single-deal")
+PRESET_NAMES: tuple[str, ...] = tuple(preset.value for preset in Preset)
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "nat_basis": NatBasis,

@@ -71,6 +71,24 @@ class Seat(IntEnum):
         """The seat on this seat's left: the next to play, clockwise."""
         return Seat((self + 1) % 4)
 
+    @property
+    def opponents(self) -> tuple[Seat, Seat]:
+        """The two seats of the other team, North or South first."""
+        return (Seat(self ^ 1), Seat(self ^ 3))
+
+    @property
+    def letter(self) -> str:
+        """``"N"``, ``"E"``, ``"S"`` or ``"W"``: how a seat is written and stored."""
+        return "NESW"[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Seat:
+        """The seat written ``letter`` (``"N"``, ``"E"``, ``"S"`` or ``"W"``)."""
+        index = "NESW".find(letter) if len(letter) == 1 else -1
+        if index < 0:
+            raise ValueError(f"not a seat: {letter!r}; write N, E, S or W")
+        return cls(index)
+
     def __repr__(self) -> str:
         return f"Seat.{self.name}"
 

@@ -13,6 +13,8 @@ from django.utils import translation
 
 from clubs import exports, imports
 from clubs.models import Member
+from common.csvfile import guard
+from common.xlsxfile import MAX_WIDTH, MIN_WIDTH
 from tests import factories
 
 TITLES_EN = ["Name", "Membership number", "E-mail", "Phone", "Active", "Guest"]
@@ -25,6 +27,9 @@ TRICKY = [
     "+31 6 12345678",
     "-Min",
     "@SUM(A1:A9)",
+    "Jan;=cmd|' /C calc'!A0",  # a formula after the separator Dutch Excel splits on
+    "Piet,+SUM(A1)",
+    "'=al met apostrof",
 ]
 
 
@@ -91,9 +96,9 @@ def test_xlsx_header_is_bold_and_frozen_with_sensible_widths(members):
     assert not any(cell.font.bold for cell in sheet[2])
     assert sheet.auto_filter.ref == f"A1:F{len(members) + 1}"
     widths = {letter: sheet.column_dimensions[letter].width for letter in "ABCDEF"}
-    assert all(exports.MIN_WIDTH <= width <= exports.MAX_WIDTH for width in widths.values())
+    assert all(MIN_WIDTH <= width <= MAX_WIDTH for width in widths.values())
     longest_name = max(len(m.name) for m in members)
-    assert widths["A"] == min(longest_name + 2, exports.MAX_WIDTH)
+    assert widths["A"] == min(longest_name + 2, MAX_WIDTH)
 
 
 def test_xlsx_formula_like_names_are_text_not_formulas(members):
@@ -140,7 +145,7 @@ def test_csv_reads_back_as_the_database(members):
     assert rows[0] == TITLES_EN
     expected = [
         [
-            ("'" + value if value[:1] in ("=", "+", "-", "@") else value)
+            guard(value)  # tested in tests/common/test_csvfile.py
             if isinstance(value, str)
             else ("yes" if value else "no")
             for value in row
@@ -157,6 +162,22 @@ def test_csv_guards_formula_like_values_with_an_apostrophe(members):
     assert "'+31 6 12345678" in names and "'-Min" in names and "'@SUM(A1:A9)" in names
     assert "Yvonne 't Hart" in names  # an apostrophe inside a name is left alone
     assert not any(name.startswith(("=", "+", "-", "@")) for name in names)
+
+
+@pytest.mark.parametrize("delimiter", [";", ","])
+def test_csv_read_with_either_separator_has_no_cell_a_spreadsheet_runs(members, delimiter):
+    """``Jan;=cmd|' /C calc'!A0`` landed unquoted in a comma-separated file, which
+    Dutch Excel splits on ``;`` into a cell ``=cmd...``. A field holding either
+    separator is quoted now, and one with a formula after a separator is guarded."""
+    text = exports.members_csv(members).decode("utf-8-sig")
+    cells = [
+        cell
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        for cell in row
+    ]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert "\"'Jan;=cmd|' /C calc'!A0\"" in text
+    assert '"\'Piet,+SUM(A1)"' in text
 
 
 def test_csv_keeps_accents_and_html_characters(members):
@@ -237,9 +258,7 @@ def test_csv_download(director_client, club, members, django_assert_num_queries)
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"].endswith('.csv"')
     rows = read_csv(response.content)
-    assert [row[0] for row in rows[1:]] == [
-        "'" + m.name if m.name[:1] in "=+-@" else m.name for m in Member.objects.filter(club=club)
-    ]
+    assert [row[0] for row in rows[1:]] == [guard(m.name) for m in Member.objects.filter(club=club)]
 
 
 def test_download_holds_only_this_clubs_members(director_client, club, other_club, members):

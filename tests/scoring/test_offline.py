@@ -328,3 +328,42 @@ def test_the_service_worker_is_served_under_the_table_links(client):
     assert "data-offline-copy" in source and "networkFirst" in source
     # It caches pages, scripts and styles only, never hands or previews.
     assert "hands.json" not in source and source.count('request.method === "GET"') == 2
+
+
+# --- Hostile entry ids: checked before the lookup (PostgreSQL refuses NUL in text) ------
+
+
+@pytest.mark.parametrize(
+    "client_id",
+    ["x\x00y", "\x00", "x\ny", "x\ty", "x\x1by", "a" * 65, "a" * 100_000],
+    ids=["nul", "only-nul", "line-break", "tab", "escape", "65-chars", "100k-chars"],
+)
+def test_an_entry_id_with_a_control_character_or_too_long_is_refused(phone, client_id):
+    """A NUL byte in the entry id was a 500 on PostgreSQL (the id was looked up
+    before the form checked it); SQLite answered 422. Now 422 on both, nothing stored."""
+    response = phone.send(hand(client_id=client_id))
+    assert response.status_code == 422
+    assert "client_id" in response.json()["errors"]
+    assert Hand.objects.count() == 0
+
+
+@pytest.mark.parametrize("field", ["keeper", "playing", "pit", "trump", "number", "points_a"])
+def test_a_nul_byte_in_any_field_of_a_sent_hand_is_refused(phone, field):
+    response = phone.send(hand(**{field: "x\x00y"}))
+    assert response.status_code == 422
+    assert Hand.objects.count() == 0
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e999", '"²"'])
+def test_a_hand_number_that_is_no_ascii_number_is_refused(phone, number):
+    """``_asked_number`` called ``int()`` on what the JSON held: ``Infinity`` (which
+    Python's JSON reader takes) was an OverflowError (500)."""
+    body = json.dumps(hand()).replace('"number": 1', f'"number": {number}')
+    response = phone.send(body)
+    assert response.status_code == 422
+    assert Hand.objects.count() == 0
+
+
+def test_an_entry_id_that_is_clean_still_makes_a_resend_harmless(phone):
+    data = hand(client_id="telefoon-1:hand-1")
+    assert [phone.send(data).status_code for _ in range(2)] == [201, 200]

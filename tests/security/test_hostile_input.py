@@ -64,6 +64,7 @@ HOSTILE_TEXT = [
     "0x1F",
     "１２",  # fullwidth digits
     "٣",  # Arabic-Indic three
+    "²",  # a superscript two: str.isdigit() is true, int() fails
     "+5",
     "1_000",
     " 12 ",
@@ -397,3 +398,121 @@ def test_taking_back_a_league_matchs_round(world):
     response = _admin(world).post(url)
     assert response.status_code in (302, 403, 409, 422)
     assert Round.objects.filter(pk=match_round.pk).exists()
+
+
+# --- Unicode digits in ids: one parser (common.params) takes ASCII digits only --------
+
+#: ``"²".isdigit()`` is true and ``int("²")`` fails; ``int()`` reads Arabic-Indic and
+#: fullwidth digits. None of them is an id.
+NOT_ASCII_DIGITS = ["²", "١٢", "１２", "12²"]
+
+
+def _id_query_cases(a):
+    """(method, URL, data) for every page that reads an id from the query or a post."""
+    club = a.club.slug
+    seat = a.round.seats.order_by("pk").first().pk
+    return {
+        "standings ?period=": (
+            "GET",
+            reverse("results:standings", kwargs={"club": club, "pk": a.season.pk}),
+            {"period": "{}"},
+        ),
+        **{
+            f"standings.{fmt} ?period=": (
+                "GET",
+                reverse(f"exports:standings-{fmt}", kwargs={"club": club, "pk": a.season.pk}),
+                {"period": "{}"},
+            )
+            for fmt in ("xlsx", "csv", "pdf")
+        },
+        "player ?competition=": (
+            "GET",
+            reverse("results:player", kwargs={"club": club, "pk": a.members[0].pk}),
+            {"competition": "{}"},
+        ),
+        "evening audit ?table=": (
+            "GET",
+            reverse("scoring:evening-audit", kwargs={"club": club, "pk": a.evening.pk}),
+            {"table": "{}"},
+        ),
+        "seat swap first=": (
+            "POST",
+            reverse("tournaments:seat-swap", kwargs={"club": club, "pk": a.round.pk}),
+            {"first": "{}", "second": seat},
+        ),
+        "seat swap second=": (
+            "POST",
+            reverse("tournaments:seat-swap", kwargs={"club": club, "pk": a.round.pk}),
+            {"first": seat, "second": "{}"},
+        ),
+        "attendance member=": (
+            "POST",
+            reverse("tournaments:evening-attendance", kwargs={"club": club, "pk": a.evening.pk}),
+            {"member": "{}", "status": "present"},
+        ),
+        "merge remove=": (
+            "POST",
+            reverse("clubs:member-merge", kwargs={"club": club, "pk": a.members[0].pk}),
+            {"remove": "{}"},
+        ),
+    }
+
+
+ID_CASES = [
+    "standings ?period=",
+    "standings.xlsx ?period=",
+    "standings.csv ?period=",
+    "standings.pdf ?period=",
+    "player ?competition=",
+    "evening audit ?table=",
+    "seat swap first=",
+    "seat swap second=",
+    "attendance member=",
+    "merge remove=",
+]
+
+
+@pytest.mark.parametrize("value", NOT_ASCII_DIGITS)
+@pytest.mark.parametrize("case", ID_CASES)
+def test_an_id_in_other_than_ascii_digits_is_not_found(world, case, value):
+    """``?period=²`` on the standings was a 500: the views checked ``isdigit()``,
+    then ``int()`` or the database refused the value. Every id now goes through
+    ``common.params``: not found (404), or the form's error (200/422)."""
+    method, url, data = _id_query_cases(world[0])[case]
+    data = {key: value if val == "{}" else val for key, val in data.items()}
+    response = send(_admin(world), method, url, data)
+    assert response.status_code in (200, 400, 404, 422), response
+
+
+@pytest.mark.parametrize("value", NOT_ASCII_DIGITS)
+def test_the_grids_row_count_in_other_than_ascii_digits_is_the_default(world, value):
+    """``?rows=²`` on the director's grid was a 500 (``int("²")``); it is ignored."""
+    a = world[0]
+    table = a.tables[-1]
+    url = reverse("scoring:game-sheet", kwargs={"club": a.club.slug, "pk": table.pk})
+    client = _admin(world)
+    plain = send(client, "GET", url)
+    asked = send(client, "GET", url, {"rows": value})
+    assert (asked.status_code, plain.status_code) == (200, 200)
+    assert asked.content.count(b"<tr") == plain.content.count(b"<tr")
+
+
+def test_the_grids_row_count_in_ascii_digits_is_taken(world):
+    a = world[0]
+    url = reverse("scoring:game-sheet", kwargs={"club": a.club.slug, "pk": a.tables[-1].pk})
+    client = _admin(world)
+    plain = send(client, "GET", url)
+    asked = send(client, "GET", url, {"rows": "60"})
+    assert asked.content.count(b"<tr") > plain.content.count(b"<tr")
+
+
+def test_a_nul_byte_in_the_json_entry_id_is_refused(world):
+    """``POST /t/<token>/hands.json`` with ``{"client_id": "x\\u0000y"}`` looked the id
+    up before any check: PostgreSQL refuses NUL in text (500); SQLite answered 422."""
+    import json
+
+    table = world[0].tables[-1]
+    url = reverse("scoring:table-hands-json", kwargs={"token": table.token})
+    body = {"client_id": "x\x00y", "number": 1, "playing": "A", "points_a": 100}
+    response = send(Client(), "POST", url, json.dumps(body), content_type="application/json")
+    assert response.status_code == 422

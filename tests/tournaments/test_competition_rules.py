@@ -42,26 +42,33 @@ CHANGED = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def pending_dutch():
-    """This branch's new Dutch strings, until they are merged into the catalog."""
+class PendingCatalog(gettext.NullTranslations):
+    """A branch's pending Dutch strings (locale/pending/<branch>.django.po) as a catalog."""
 
-    class Pending(gettext.NullTranslations):
-        def __init__(self, entries):
-            super().__init__()
-            self._catalog = {}
-            for (_, msgid), value in entries.items():
-                if isinstance(value, tuple):
-                    self._catalog.update({(msgid, i): text for i, text in enumerate(value)})
-                else:
-                    self._catalog[msgid] = value
-            self.plural = lambda n: int(n != 1)
+    def __init__(self, entries):
+        super().__init__()
+        self._catalog = {}
+        for (_, msgid), value in entries.items():
+            if isinstance(value, tuple):
+                self._catalog.update({(msgid, i): text for i, text in enumerate(value)})
+            else:
+                self._catalog[msgid] = value
+        self.plural = lambda n: int(n != 1)
 
-    if PENDING.exists():
-        trans_real.translation("nl").merge(Pending(parse_po(PENDING)))
+
+def with_pending_dutch(path):
+    """Merge ``path`` into the Dutch catalog until the generator is closed (a fixture)."""
+    if path.exists():
+        trans_real.translation("nl").merge(PendingCatalog(parse_po(path)))
     yield
     trans_real._translations = {}
     trans_real._default = None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pending_dutch():
+    """This branch's new Dutch strings, until they are merged into the catalog."""
+    yield from with_pending_dutch(PENDING)
 
 
 @pytest.fixture
@@ -352,7 +359,8 @@ def test_describe_ruleset_states_the_rules(preset, overrides, language, sentence
 
 def admin_data(form, formsets, **changes):
     data = {}
-    for part in [form, *(formset.management_form for formset in formsets)]:
+    rows = [row for formset in formsets for row in (formset.management_form, *formset.forms)]
+    for part in [form, *rows]:
         for field in part:
             value = field.value()
             if value is None or value is False:
@@ -360,6 +368,22 @@ def admin_data(form, formsets, **changes):
             data[field.html_name] = "on" if value is True else value
     data.update(changes)
     return data
+
+
+def admin_change_errors(client, change, **changes):
+    """Post the admin change form at ``change`` as a superuser, as shown with
+    ``changes``: the form's errors, or None when the admin saved it."""
+    admin = get_user_model().objects.get_or_create(
+        username="beheer", defaults={"is_staff": True, "is_superuser": True}
+    )[0]
+    client.force_login(admin)
+    page = client.get(change)
+    formsets = [inline.formset for inline in page.context["inline_admin_formsets"]]
+    response = client.post(change, admin_data(page.context["adminform"].form, formsets, **changes))
+    if response.status_code == 302:
+        return None
+    assert response.status_code == 200
+    return response.context["adminform"].form.errors
 
 
 def test_the_admin_refuses_a_broken_rule_set_and_saves_nothing(client, club):
@@ -388,6 +412,29 @@ def test_the_admin_refuses_a_broken_rule_set_and_saves_nothing(client, club):
     assert response.status_code == 302
     season.refresh_from_db()
     assert season.ruleset_overrides == {"hands_per_game": 12}
+
+
+@pytest.mark.parametrize(
+    "tie_breaks, message",
+    [
+        (["marsen", "marsen"], "Elke beslissingsregel maar één keer."),
+        (["marsen", "luck"], "Onbekende beslissingsregel."),
+        ("marsen", "Onbekende beslissingsregel."),
+    ],
+)
+def test_the_admin_refuses_a_bad_tie_break_order_and_saves_nothing(
+    client, club, tie_breaks, message
+):
+    season = factories.competition(club, tie_breaks=["fewer_nat"])
+    change = reverse("admin:tournaments_competition_change", args=[season.pk])
+    errors = admin_change_errors(client, change, tie_breaks=json.dumps(tie_breaks))
+    assert errors["tie_breaks"] == [message]
+    season.refresh_from_db()
+    assert season.tie_breaks == ["fewer_nat"]
+    good = json.dumps(["head_to_head", "marsen"])
+    assert admin_change_errors(client, change, tie_breaks=good) is None
+    season.refresh_from_db()
+    assert season.tie_breaks == ["head_to_head", "marsen"]
 
 
 def test_unknown_fields_and_bad_values_are_refused_by_the_model(club):

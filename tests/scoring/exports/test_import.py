@@ -134,6 +134,25 @@ def test_hand_log_csv_imports_into_an_empty_club_with_the_same_standings(season)
     assert csv_export.hand_log_csv(handlog.hand_log_rows(copy)) == data
 
 
+@pytest.mark.parametrize(
+    "name", ["Jan;=cmd|' /C calc'!A0", "Piet,+SUM(A1)", "'=al met apostrof", "=1+1"]
+)
+def test_a_name_with_a_formula_after_a_separator_survives_the_csv_round_trip(season, name):
+    """The export quotes and guards such a name (``common.csvfile``); the import
+    undoes exactly that guard, so the restored player has the very same name."""
+    competition, members, *_ = season
+    type(members[0]).objects.filter(pk=members[0].pk).update(name=name)
+    data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
+    result = importers.results_import_apply(
+        club=factories.club(name="Hersteld"),
+        new_competition={"name": competition.name, "tie_breaks": competition.tie_breaks},
+        data=data,
+        filename="backup.csv",
+        create_members=True,
+    )
+    assert name in {member.name for member in result.new_members}
+
+
 def test_imported_games_are_stored_as_the_site_stores_them(season):
     competition, *_ = season
     data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))

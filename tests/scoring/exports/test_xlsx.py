@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 
+from common.formatting import average_value
 from scoring import standings
 from scoring.exports import handlog, reports, xlsx
 from scoring.models import Adjustment, Hand
@@ -31,7 +32,7 @@ def standings_values(competition):
             line.rank,
             result.names[line.key],
             line.points,
-            float(line.average),
+            float(average_value(line.average)),  # as the page shows it (1 decimal, half up)
             line.evenings,
             line.games,
             line.marsen,
@@ -65,7 +66,7 @@ def test_standings_sheet_holds_the_sites_numbers_as_numbers(season):
     assert len(rows) == len(expected) == 9
     for got, want in zip(rows, expected, strict=True):
         assert got[:3] == want[:3]
-        assert got[3] == pytest.approx(want[3])
+        assert got[3] == want[3]
         assert got[4:] == want[4:]
         assert all(type(value) is int for value in got[2:3] + got[4:])
         assert isinstance(got[3], int | float)
@@ -235,8 +236,3 @@ def test_an_empty_competition_gives_a_sheet_with_only_the_header(club):
     report = reports.standings_report(competition=competition)
     sheet = read_xlsx(xlsx.report_xlsx(report)).active
     assert sheet.cell(row=header_row(sheet), column=2).value == "Player"
-
-
-def test_sheet_names_lose_characters_excel_forbids():
-    assert xlsx._sheet_name("Stand: 2026/27 [najaar]?") == "Stand  2026 27  najaar"
-    assert len(xlsx._sheet_name("x" * 40)) == 31

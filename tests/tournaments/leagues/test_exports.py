@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tests.common.test_pdf import pdf_fonts
 from tournaments import league_exports, league_selectors
 from tournaments.league_models import LeagueMatch
 
@@ -144,3 +145,44 @@ def test_file_views_answer_with_attachments(client, season):
     response = client.get(reverse("leagues:schedule-pdf", kwargs={"pk": league.pk}))
     assert response["Content-Type"] == "application/pdf"
     assert PdfReader(io.BytesIO(response.content)).pages
+
+
+def test_league_pdfs_print_names_in_polish_with_the_embedded_font(season):
+    """The league PDFs used Helvetica and printed "Łódź" as boxes; they share the
+    site's one reportlab setup now (``common.pdf``: DejaVu Sans, embedded)."""
+    team = season.teams[0][0]
+    team.name = "Łódź Wiśniewscy"
+    team.save()
+    club = team.club
+    club.name = "Klub Łódź"
+    club.save()
+    tables = league_selectors.division_tables(league=season.league)
+    lines = league_selectors.league_schedule(league=season.league)
+    match = LeagueMatch.objects.filter(league=season.league, status="seated").last()
+    files = {
+        "table": league_exports.league_table_pdf(league=season.league, tables=tables),
+        "schedule": league_exports.schedule_pdf(league=season.league, lines=lines),
+        "form": league_exports.match_forms_pdf(sheets=[league_selectors.match_sheet(match=match)]),
+    }
+    assert "Łódź Wiśniewscy" in words(pdf_text(files["table"]))
+    assert "Klub Łódź" in words(pdf_text(files["table"]))
+    assert "Łódź Wiśniewscy" in words(pdf_text(files["schedule"]))
+    for data in files.values():
+        fonts = pdf_fonts(data)
+        assert fonts and all(embedded for embedded in fonts.values()), fonts
+        assert all("DejaVuSans" in name for name in fonts), fonts
+        assert not any("Helvetica" in name for name in fonts)
+
+
+@pytest.mark.parametrize(
+    ("points", "shown"),
+    [(Fraction(5, 8), "0.63"), (Fraction(7, 8), "0.88"), (Fraction(17, 3), "5.67"), (7, "7")],
+)
+def test_match_points_are_the_same_on_the_page_and_in_the_spreadsheet(points, shown):
+    """The page rounded half up (5/8 is 0,63) and the spreadsheet with ``round()``
+    (half to even on the binary number: 0,62); both use ``common.formatting`` now."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        assert league_selectors.format_points(points) == shown
+    assert league_selectors.points_value(points) == float(shown)

@@ -362,3 +362,39 @@ def test_a_match_cannot_move_outside_the_season(world):
         services.match_move(
             match=first_match(world), date=datetime.date(2027, 8, 1), by=world.organiser
         )
+
+
+@pytest.mark.parametrize(
+    "tie_breaks, message",
+    [
+        (["wins", "wins"], "Each tie-break once."),
+        (["wins", "marsen"], "Unknown tie-break."),
+        ({"wins": 1}, "Unknown tie-break."),
+    ],
+)
+def test_the_admin_refuses_a_bad_league_tie_break_order_and_saves_nothing(
+    client, world, tie_breaks, message
+):
+    import json
+
+    from django.urls import reverse
+
+    from tests.tournaments.test_competition_rules import admin_change_errors
+
+    league = world.league
+    change = reverse("admin:tournaments_league_change", args=[league.pk])
+    errors = admin_change_errors(client, change, tie_breaks=json.dumps(tie_breaks))
+    assert errors["tie_breaks"] == [message]
+    league.refresh_from_db()
+    assert league.tie_breaks == ["head_to_head", "point_difference", "points_for"]
+    assert admin_change_errors(client, change, tie_breaks='["wins", "points_for"]') is None
+    league.refresh_from_db()
+    assert league.tie_breaks == ["wins", "points_for"]
+
+
+def test_the_league_service_refuses_a_bad_tie_break_order_through_the_model(world):
+    with pytest.raises(ValidationError) as info:
+        services.league_update(league=world.league, by=world.organiser, tie_breaks=["wins", "wins"])
+    assert info.value.message_dict == {"tie_breaks": ["Each tie-break once."]}
+    world.league.refresh_from_db()
+    assert world.league.tie_breaks == ["head_to_head", "point_difference", "points_for"]

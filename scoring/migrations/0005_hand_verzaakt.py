@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0003_hand_declared_roem'),
+        ('scoring', '0004_choice_constraints'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,142 @@
+"""Excel workbooks (.xlsx): one writer, openpyxl's write-only mode.
+
+Decisions
+---------
+- Write-only: rows stream to the file, so a 48,000-hand log never sits in
+  memory as cells. Column widths, the frozen header and the filter are set on
+  the sheet before (widths, panes) or after (filter) its rows, as write-only
+  mode allows.
+- Real values: numbers are number cells, dates date cells (``yyyy-mm-dd``),
+  booleans true/false cells (WAAR/ONWAAR in a Dutch Excel), an empty value an
+  empty cell.
+- A text starting with ``=``, ``+``, ``-`` or ``@`` is a string cell with Excel's
+  quote prefix: no spreadsheet runs it as a formula, not even after the cell is
+  edited; the value itself is unchanged. Characters a workbook cannot hold
+  (control characters) are dropped.
+- Sheet names lose the characters Excel forbids and are at most 31 characters,
+  made unique within the workbook.
+"""
+
+import io
+from datetime import date, datetime
+
+from .csvfile import FORMULA_TRIGGERS
+
+SHEET_NAME_MAX = 31
+MIN_WIDTH, MAX_WIDTH = 8, 50
+_FORBIDDEN_IN_SHEET_NAMES = str.maketrans(dict.fromkeys("[]:*?/\\", " "))
+
+
+class XlsxWriter:
+    """A write-only workbook with the few cell kinds the site's files need."""
+
+    def __init__(self):
+        from openpyxl import Workbook
+        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, WriteOnlyCell
+        from openpyxl.styles import Font
+
+        self.workbook = Workbook(write_only=True)
+        self.illegal = ILLEGAL_CHARACTERS_RE
+        self._Cell = WriteOnlyCell
+        self.bold = Font(bold=True)
+        self.title_font = Font(bold=True, size=14)
+        self._names = set()
+
+    def sheet(self, name):
+        """A new sheet named ``name`` (cleaned, shortened, made unique)."""
+        text = str(name).translate(_FORBIDDEN_IN_SHEET_NAMES).strip() or "Sheet"
+        title, n = text[:SHEET_NAME_MAX], 2
+        while title.casefold() in self._names:
+            suffix = f" ({n})"
+            title = text[: SHEET_NAME_MAX - len(suffix)] + suffix
+            n += 1
+        self._names.add(title.casefold())
+        return self.workbook.create_sheet(title)
+
+    def clean_text(self, value) -> str:
+        return self.illegal.sub("", str(value))
+
+    def text(self, sheet, value, *, font=None):
+        """A text cell that is never read as a formula (None for an empty value)."""
+        if value is None or value == "":
+            return None
+        value = self.clean_text(value)
+        guarded = value.startswith(FORMULA_TRIGGERS)
+        if not guarded and font is None:
+            return value
+        cell = self._Cell(sheet, value=value)
+        if guarded:
+            cell.data_type = "s"
+            cell.quotePrefix = True
+        if font is not None:
+            cell.font = font
+        return cell
+
+    def number(self, sheet, value, number_format=None):
+        """A number cell, with ``number_format`` when given (None for no value)."""
+        if value is None or value == "":
+            return None
+        if number_format is None:
+            return value
+        cell = self._Cell(sheet, value=value)
+        cell.number_format = number_format
+        return cell
+
+    def date(self, sheet, value):
+        return self.number(sheet, value, "yyyy-mm-dd")
+
+    def value(self, sheet, value):
+        """A cell of the kind ``value`` is: text, number, date, true/false or empty."""
+        if isinstance(value, str):
+            return self.text(sheet, value)
+        if isinstance(value, date) and not isinstance(value, datetime):
+            return self.date(sheet, value)
+        return value
+
+    def header(self, sheet, titles):
+        return [self.text(sheet, title, font=self.bold) for title in titles]
+
+    def save(self) -> bytes:
+        if not self.workbook.worksheets:
+            self.sheet("Sheet")
+        buffer = io.BytesIO()
+        self.workbook.save(buffer)
+        return buffer.getvalue()
+
+
+def set_widths(sheet, widths):
+    """Column widths in characters, first column first (before the rows are written)."""
+    from openpyxl.utils import get_column_letter
+
+    for index, width in enumerate(widths, 1):
+        sheet.column_dimensions[get_column_letter(index)].width = width
+
+
+def _shown_length(value) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, date):
+        return 10
+    return len(str(value))
+
+
+def table_sheet(out: XlsxWriter, name, titles, rows):
+    """A sheet holding one table: the title row bold, frozen and filtered, columns
+    as wide as their longest value (between 8 and 50 characters). ``rows`` are
+    lists of plain values (text, number, date, bool, None)."""
+    from openpyxl.utils import get_column_letter
+
+    titles = [str(title) for title in titles]
+    rows = [list(row) for row in rows]
+    sheet = out.sheet(name)
+    widths = [len(title) for title in titles]
+    for row in rows:
+        for index, value in enumerate(row):
+            widths[index] = max(widths[index], _shown_length(value))
+    set_widths(sheet, [min(max(width + 2, MIN_WIDTH), MAX_WIDTH) for width in widths])
+    sheet.freeze_panes = "A2"
+    sheet.append(out.header(sheet, titles))
+    for row in rows:
+        sheet.append([out.value(sheet, value) for value in row])
+    sheet.auto_filter.ref = f"A1:{get_column_letter(max(len(titles), 1))}{len(rows) + 1}"
+    return sheet

@@ -1,0 +1,41 @@
+"""One rounding of averages: half up on the exact value, the language's decimal sign."""
+
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from django.utils import translation
+
+from common.formatting import average_value, format_average, round_half_up
+
+
+@pytest.mark.parametrize(
+    ("value", "rounded"),
+    [
+        (Fraction(162508, 100), "1625.1"),
+        (Fraction(32501, 20), "1625.1"),  # exactly 1625.05
+        (1625.05, "1625.1"),  # a float as written, not the binary number below it
+        (1625.04, "1625.0"),
+        (Fraction(1, 3), "0.3"),
+        (Fraction(2, 3), "0.7"),
+        (0, "0.0"),
+        (1625, "1625.0"),
+        (-2.25, "-2.3"),  # half away from zero
+        (Decimal("2.675"), "2.7"),
+    ],
+)
+def test_an_average_is_rounded_half_up_to_one_decimal(value, rounded):
+    assert average_value(value) == Decimal(rounded)
+    assert str(average_value(value)) == rounded
+
+
+def test_more_decimals():
+    assert round_half_up(Fraction(1, 8), 2) == Decimal("0.13")
+
+
+def test_the_average_is_written_with_the_languages_decimal_sign():
+    with translation.override("nl"):
+        assert format_average(Fraction(162508, 100)) == "1625,1"
+        assert format_average(123456) == "123456,0"  # no grouping
+    with translation.override("en"):
+        assert format_average(Fraction(162508, 100)) == "1625.1"

@@ -1,0 +1,314 @@
+"""Clubs' draws (Issue 19), set up through the pages and the services they call:
+tables of three by turns over a season, and the pairs movement in which even pairs
+stay and odd pairs move up a table (and its mirror), with the table plan, the
+score sheets and the standings checked against numbers worked out by hand."""
+
+import datetime
+from collections import Counter
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring import services as scoring_services
+from scoring import standings
+from scoring.models import Adjustment, Game
+from tests import factories
+from tests.tournaments.test_competition_rules import with_pending_dutch
+from tournaments import draw, services
+from tournaments.models import Competition, Pair, Round, Seat
+
+pytestmark = pytest.mark.django_db
+
+PENDING = Path(__file__).resolve().parents[2] / "locale" / "pending" / "draw.django.po"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pending_dutch():
+    """This branch's new Dutch strings, until they are merged into the catalog."""
+    yield from with_pending_dutch(PENDING)
+
+
+@pytest.fixture
+def director(club):
+    return factories.role(club, "director")
+
+
+@pytest.fixture
+def logged_in(client, director):
+    client.force_login(director)
+    return client
+
+
+def url(name, club, **kwargs):
+    return reverse(f"tournaments:{name}", kwargs={"club": club.slug, **kwargs})
+
+
+def create_on_the_page(logged_in, club, **changes):
+    """The new-competition page as a director fills it in (without JavaScript)."""
+    data = as_shown(logged_in.get(url("competition-create", club)).context["form"])
+    data.update(name="Parenavond", start_date="2026-09-01", end_date="2027-05-31", **changes)
+    response = logged_in.post(url("competition-create", club), data)
+    assert response.status_code == 302, response.context["form"].errors
+    return Competition.objects.get(club=club, name="Parenavond")
+
+
+def as_shown(form):
+    """What a browser sends for ``form`` as shown (no unticked boxes, no disabled fields)."""
+    return {
+        field.html_name: field.value()
+        for field in form
+        if field.value() is not None and field.value() is not False and not field.field.disabled
+    }
+
+
+def pdf_pages(response):
+    data = b"".join(response.streaming_content)
+    return [page.extract_text() for page in PdfReader(BytesIO(data)).pages]
+
+
+# --- tables of three ------------------------------------------------------------------
+
+
+def test_eleven_players_take_turns_at_the_table_of_three_over_a_season(club, director):
+    # Three evenings of four rounds, 11 players: three tables, one of them of three.
+    # 12 rounds seat 36 players there: by turns, eight players 3 times, three 4 times
+    # (before the rota: 1 to 5 times).
+    competition = services.competition_create(
+        club=club,
+        by=director,
+        name="Winter",
+        start_date=datetime.date(2026, 9, 1),
+        end_date=datetime.date(2027, 5, 31),
+        rounds_per_evening=4,
+        odd_players="substitute",
+    )
+    members = factories.members(club, 11)
+    for week in range(3):
+        evening = services.evening_create(
+            competition=competition,
+            date=datetime.date(2026, 9, 7) + datetime.timedelta(weeks=week),
+            by=director,
+        )
+        for member in members:
+            services.attendance_set(evening=evening, member=member, status="present", by=director)
+        for round_number in range(4):
+            round_ = services.round_draw(
+                evening=evening, by=director, seed=week * 10 + round_number
+            )
+            seats = list(round_.seats.select_related("table"))
+            assert not [s for s in seats if s.table_id is None]  # nobody sits out
+            assert sum(s.member_id is None for s in seats) == 1  # one substitute
+            counts = table_of_three_counts(competition)
+            spread = [counts[m.pk] for m in members]
+            assert max(spread) - min(spread) <= 1
+    assert sorted(table_of_three_counts(competition).values()) == [3] * 8 + [4] * 3
+
+
+def table_of_three_counts(competition):
+    """Per member: rounds at a table with a substitute, read from the stored seats."""
+    substitute_tables = set(
+        Seat.objects.filter(
+            round__evening__competition=competition, member__isnull=True
+        ).values_list("table_id", flat=True)
+    )
+    counts = Counter(
+        Seat.objects.filter(table_id__in=substitute_tables, member__isnull=False).values_list(
+            "member_id", flat=True
+        )
+    )
+    return Counter({m.pk: counts[m.pk] for m in competition.club.members.all()})
+
+
+def test_the_plain_words_say_who_sits_at_the_table_of_three(club, logged_in):
+    competition = factories.competition(club, odd_players="substitute")
+    page = logged_in.get(
+        reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
+    )
+    assert "Wie overblijft speelt aan een tafel van drie met een invaller" in page.text
+    competition.odd_players = "sitout"
+    competition.save()
+    page = logged_in.get(competition.get_absolute_url())
+    assert "Wie overblijft zit stil, om de beurt over het seizoen." in page.text
+
+
+# --- the pairs movement -----------------------------------------------------------------
+
+
+def test_the_movement_values_are_the_draws():
+    assert set(Competition.Movement.values) == {m.value for m in draw.Movement}
+
+
+def test_the_movement_is_set_on_the_competition_page_and_stated_in_plain_words(club, logged_in):
+    competition = create_on_the_page(logged_in, club, kind="pairs", movement="even_stay")
+    assert competition.movement == "even_stay"
+    expected = (
+        "Paren: de even paren blijven aan hun tafel zitten, de oneven paren schuiven elke "
+        "ronde één tafel door (van de laatste tafel naar tafel 1)."
+    )
+    standings_url = reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
+    for page in (logged_in.get(competition.get_absolute_url()), logged_in.get(standings_url)):
+        assert expected in page.text
+        assert "het doorschuivende paar dat aan de laatste tafel komt" in page.text
+    edit = logged_in.get(url("competition-edit", club, pk=competition.pk))
+    assert "oneven paren blijven zitten, even paren schuiven elke ronde een tafel door" in edit.text
+    response = logged_in.post(
+        url("competition-edit", club, pk=competition.pk),
+        {**as_shown(edit.context["form"]), "movement": "waltz"},
+    )
+    assert response.status_code == 200
+    assert "movement" in response.context["form"].errors
+    competition.refresh_from_db()
+    assert competition.movement == "even_stay"
+    # A post without the field (not from this form) keeps the movement.
+    without = {k: v for k, v in as_shown(edit.context["form"]).items() if k != "movement"}
+    assert (
+        logged_in.post(url("competition-edit", club, pk=competition.pk), without).status_code == 302
+    )
+    competition.refresh_from_db()
+    assert competition.movement == "even_stay"
+
+
+def pairs_competition(logged_in, club, director, count, *, movement, **settings):
+    competition = create_on_the_page(
+        logged_in, club, kind="pairs", movement=movement, hands_per_game=1, **settings
+    )
+    members = factories.members(club, 2 * count)
+    for k in range(count):
+        response = logged_in.post(
+            url("pair-add", club, pk=competition.pk),
+            {"first": members[2 * k].pk, "second": members[2 * k + 1].pk},
+        )
+        assert response.status_code == 302
+    return competition, list(competition.pairs.order_by("number"))
+
+
+def table_pairs(round_):
+    """{table number: (pair number at N/S, pair number at E/W)} from the stored seats."""
+    pair_of = {}
+    for pair in Pair.objects.filter(competition=round_.evening.competition):
+        pair_of[pair.first_id] = pair_of[pair.second_id] = pair.number
+    seats = {}
+    for seat in round_.seats.filter(table__isnull=False).select_related("table"):
+        seats.setdefault(seat.table.number, {})[seat.position] = pair_of[seat.member_id]
+    return {
+        number: (by_seat["N"], by_seat["E"])
+        for number, by_seat in sorted(seats.items())
+        if by_seat["N"] == by_seat["S"] and by_seat["E"] == by_seat["W"]
+    }
+
+
+def evening_of(competition, director, week, present):
+    evening = services.evening_create(
+        competition=competition,
+        date=datetime.date(2026, 9, 7) + datetime.timedelta(weeks=week),
+        by=director,
+    )
+    for member in present:
+        services.attendance_set(evening=evening, member=member, status="present", by=director)
+    return evening
+
+
+@pytest.mark.parametrize(
+    ("movement", "rounds"),
+    [
+        # Worked by hand, tables 1-4 as (N/S, E/W): the staying pair sits N/S.
+        (
+            "even_stay",
+            [
+                {1: (2, 1), 2: (4, 3), 3: (6, 5), 4: (8, 7)},
+                {1: (2, 7), 2: (4, 1), 3: (6, 3), 4: (8, 5)},  # 7 wraps from 4 to 1
+                {1: (2, 5), 2: (4, 7), 3: (6, 1), 4: (8, 3)},
+                {1: (2, 3), 2: (4, 5), 3: (6, 7), 4: (8, 1)},
+            ],
+        ),
+        (
+            "odd_stay",
+            [
+                {1: (1, 2), 2: (3, 4), 3: (5, 6), 4: (7, 8)},
+                {1: (1, 8), 2: (3, 2), 3: (5, 4), 4: (7, 6)},
+                {1: (1, 6), 2: (3, 8), 3: (5, 2), 4: (7, 4)},
+                {1: (1, 4), 2: (3, 6), 3: (5, 8), 4: (7, 2)},
+            ],
+        ),
+    ],
+)
+def test_eight_pairs_move_up_a_table_and_the_plan_and_sheets_follow(
+    club, logged_in, director, movement, rounds
+):
+    competition, pairs = pairs_competition(
+        logged_in, club, director, 8, movement=movement, rounds_per_evening=5
+    )
+    present = [m for pair in pairs for m in (pair.first, pair.second)]
+    evening = evening_of(competition, director, 0, present)
+    for expected in rounds:
+        round_ = services.round_draw(evening=evening, by=director)
+        assert table_pairs(round_) == expected
+        assert (round_.partner_repeats, round_.opponent_repeats) == (0, 0)
+    met = [frozenset(t) for r in evening.rounds.all() for t in table_pairs(r).values()]
+    assert len(met) == len(set(met)) == 16  # four rounds, nobody meets twice
+    fifth = services.round_draw(evening=evening, by=director)  # T + 1: round 1 again
+    assert table_pairs(fifth) == rounds[0]
+    assert (fifth.partner_repeats, fifth.opponent_repeats) == (0, 4 * 4)
+
+    round_2 = Round.objects.get(evening=evening, number=2)
+    names = {pair.number: (pair.first.name, pair.second.name) for pair in pairs}
+    exports = "exports:round-{}"
+    kwargs = {"club": club.slug, "pk": round_2.pk}
+    plan = " ".join(pdf_pages(logged_in.get(reverse(exports.format("table-plan"), kwargs=kwargs))))
+    sheets = pdf_pages(logged_in.get(reverse(exports.format("scoresheets"), kwargs=kwargs)))
+    page = logged_in.get(round_2.get_absolute_url()).text
+    for table, (home, away) in rounds[1].items():
+        sheet = sheets[table - 1]  # one sheet per table, in table order
+        for name in (*names[home], *names[away]):
+            assert name in sheet and name in plan and name in page
+        for other in set(names) - {home, away}:
+            assert not any(name in sheet for name in names[other])
+
+
+def test_five_pairs_season_byes_by_turns_and_standings_by_hand(club, logged_in, director):
+    # T = 3 tables, the last with one staying place empty: the moving pair that
+    # reaches table 3 sits out (81 points, the club's sit-out score). Every game is
+    # one hand in which the N/S (staying) pair plays and makes 100 against 62.
+    competition, pairs = pairs_competition(
+        logged_in, club, director, 5, movement="even_stay", rounds_per_evening=2, sitout_score=81
+    )
+    a, b, c, d, e = (pair.number for pair in pairs)
+    present = [m for pair in pairs for m in (pair.first, pair.second)]
+    sheet = [scoring_services.HandInput(playing="A", points_a=100, points_b=62)]
+    tables, byes = [], []
+    for week in range(3):
+        evening = evening_of(competition, director, week, present)
+        for _ in range(2):
+            round_ = services.round_draw(evening=evening, by=director)
+            tables.append(table_pairs(round_))
+            out = set(round_.seats.filter(table__isnull=True).values_list("member_id", flat=True))
+            (bye,) = [p.number for p in pairs if {p.first_id, p.second_id} == out]
+            byes.append(bye)
+            for game in Game.objects.filter(table__round=round_):
+                scoring_services.game_enter_sheet(game=game, rows=sheet, by=director, confirm=True)
+        services.evening_set_status(evening=evening, status="finished", by=director)
+    # Evening 1: nobody has sat out: pairs 1, 2, 3 move (1 reaches table 3 first), 4
+    # and 5 stay. Evening 2: 3, 4, 5 have sat out least and move. Evening 3: 5, then 1.
+    assert tables == [
+        {1: (d, c), 2: (e, b)},
+        {1: (d, a), 2: (e, c)},
+        {1: (a, e), 2: (b, d)},
+        {1: (a, c), 2: (b, e)},
+        {1: (c, b), 2: (d, a)},
+        {1: (c, e), 2: (d, b)},
+    ]
+    assert byes == [a, b, c, d, e, a]
+    assert Adjustment.objects.filter(kind="sitout").count() == 2 * 6  # both players
+    # By hand: a stay is 100, a move 62, a bye 81.
+    # 1: 81+62, 100+100, 62+81 = 486; 2: 62+81, 100+100, 62+62 = 467;
+    # 3: 62+62, 81+62, 100+100 = 467; 4: 100+100, 62+81, 100+100 = 543;
+    # 5: 100+100, 62+62, 81+62 = 467.
+    result = standings.season_standings(competition=competition)
+    by_number = {pair.pk: pair.number for pair in pairs}
+    points = {by_number[line.key]: line.points for line in result.lines}
+    assert points == {a: 486, b: 467, c: 467, d: 543, e: 467}
+    assert [(by_number[line.key], line.rank) for line in result.lines][:2] == [(d, 1), (a, 2)]
+    assert {line.rank for line in result.lines if by_number[line.key] in (b, c, e)} == {3}
