@@ -33,6 +33,7 @@ FROM_AN_ENUM = {
     ("scoring.Game", "scorer_team"): [str(team) for team in rules.Team],
     ("scoring.Hand", "playing"): [str(team) for team in rules.Team],
     ("scoring.Hand", "pit"): [str(team) for team in rules.Team],
+    ("scoring.Hand", "verzaakt"): [str(team) for team in rules.Team],
     ("scoring.Hand", "trump"): [suit.letter for suit in rules.Suit],
     ("scoring.Adjustment", "team"): [str(team) for team in rules.Team],
 }
