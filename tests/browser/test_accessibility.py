@@ -1,0 +1,161 @@
+"""An automated accessibility audit: axe-core in Debian's Chromium against the main pages,
+at a phone's size (390x844) and a laptop's, failing on any serious or critical violation.
+
+axe-core comes with the test extras (the axe-playwright-python wheel ships axe.min.js),
+so nothing is downloaded at run time. It is put into the page with evaluate(), which a
+strict Content-Security-Policy (script-src 'self') does not block.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scoring.models import Game
+from scoring.services import HandInput, game_confirm, hand_record
+from tests import factories
+from tests.browser.conftest import login
+from tests.scoring.test_table_entry import evening_in_play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+def axe_source():
+    try:
+        import axe_playwright_python
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("axe-playwright-python (the test extras) is not installed; CI needs it.")
+        pytest.skip("accessibility audit skipped: pip install -e '.[test]' brings axe-core")
+    return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+
+
+def audit(page):
+    """The serious and critical violations axe-core finds on the page as it is."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.evaluate(axe_source())
+    violations = page.evaluate(
+        """async () => {
+            const result = await window.axe.run(document, { resultTypes: ["violations"] });
+            return result.violations.map(v => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ")),
+            }));
+        }"""
+    )
+    return [v for v in violations if v["impact"] in ("serious", "critical")]
+
+
+@pytest.fixture
+def evening(club):
+    director = factories.role(club, "director", factories.user("leider"))
+    played = evening_in_play(club, director)
+    first, second = played.games
+    for number in range(1, 17):
+        hand_record(
+            game=Game.objects.get(pk=first.pk),
+            data=HandInput(
+                playing="A" if number % 2 else "B",
+                points_a=162 if number == 3 else 100,
+                points_b=0 if number == 3 else 62,
+                roem_a=20 if number == 2 else 0,
+                pit="A" if number == 3 else None,
+            ),
+            number=number,
+            keeper="A",
+        )
+    confirmer = played.tables[0].seats.first().player_name
+    game_confirm(game=Game.objects.get(pk=first.pk), name=confirmer)
+    for number in range(1, 4):
+        hand_record(
+            game=Game.objects.get(pk=second.pk),
+            data=HandInput(playing="A", points_a=70, points_b=92),
+            number=number,
+            keeper="A",
+        )
+    return played
+
+
+def pages(club, played):
+    base = f"/clubs/{club.slug}"
+    member = played.tables[0].seats.first().member
+    return {
+        "home": "/",
+        "club": f"{base}/",
+        "competition": f"{base}/competitions/{played.season.pk}/",
+        "evening": f"{base}/evenings/{played.evening.pk}/",
+        "evening scores": f"{base}/evenings/{played.evening.pk}/scores/",
+        "round": f"{base}/rounds/{played.round.pk}/",
+        "table entry": f"/t/{played.tables[1].token}/",
+        "confirm": f"/t/{played.tables[0].token}/",
+        "paper sheet": f"{base}/tables/{played.tables[1].pk}/sheet/",
+        "evening result": f"{base}/evenings/{played.evening.pk}/result/",
+        "standings": f"{base}/competitions/{played.season.pk}/standings/",
+        "player": f"{base}/players/{member.pk}/",
+        "trick checker": "/trickcheck/",
+    }
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_main_pages_have_no_serious_accessibility_violations(
+    browser, live_server, club, evening, size
+):
+    width, height = SIZES[size]
+    context = browser.new_context(
+        locale="nl-NL", viewport={"width": width, "height": height}, is_mobile=size == "phone"
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    found = {}
+    try:
+        page.goto(f"{live_server.url}/accounts/login/")
+        found["login"] = audit(page)
+        page.fill("#id_username", "leider")
+        page.fill("#id_password", "wrong")
+        page.click("button[type=submit]")
+        page.wait_for_load_state()
+        found["login refused"] = audit(page)
+        login(page, live_server, "leider")
+        for name, path in pages(club, evening).items():
+            response = page.goto(f"{live_server.url}{path}")
+            assert response.status == 200, f"{name}: {path} answered {response.status}"
+            page.wait_for_load_state("load")
+            found[name] = audit(page)
+    finally:
+        context.close()
+    problems = {name: violations for name, violations in found.items() if violations}
+    assert not problems, "\n".join(
+        f"{name}: {v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+        for name, violations in problems.items()
+        for v in violations
+    )
+
+
+def test_axe_runs_under_a_strict_content_security_policy(browser, live_server):
+    context = browser.new_context()
+    page = context.new_page()
+
+    def strict(route):
+        response = route.fetch()
+        headers = {**response.headers, "content-security-policy": "script-src 'self'"}
+        route.fulfill(response=response, headers=headers)
+
+    try:
+        page.route(f"{live_server.url}/accounts/login/", strict)
+        page.goto(f"{live_server.url}/accounts/login/")
+        blocked = page.evaluate(
+            """() => new Promise(done => {
+                document.addEventListener("securitypolicyviolation", () => done(true));
+                const tag = document.createElement("script");
+                tag.textContent = "window.inlineRan = true";
+                document.head.appendChild(tag);
+                setTimeout(() => done(!window.inlineRan), 500);
+            })"""
+        )
+        assert blocked  # the policy is in force: an inline script tag would not run
+        assert audit(page) == []
+        assert page.evaluate("() => typeof window.axe.run") == "function"
+    finally:
+        context.close()
