@@ -159,3 +159,83 @@ def test_axe_runs_under_a_strict_content_security_policy(browser, live_server):
         assert page.evaluate("() => typeof window.axe.run") == "function"
     finally:
         context.close()
+
+
+def contrast(first, second):
+    def luminance(rgb):
+        def channel(value):
+            value /= 255
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        r, g, b = (channel(v) for v in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def rgb(css):
+    return tuple(int(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
+
+
+def test_fields_and_buttons_have_visible_borders_and_a_clear_focus_ring(
+    phone, live_server, evening
+):
+    phone.goto(f"{live_server.url}/t/{evening.tables[1].token}/")
+    for selector in ("[name=points_a]", "select[name=trump]", "#language", "footer button"):
+        color = phone.eval_on_selector(selector, "el => getComputedStyle(el).borderTopColor")
+        assert contrast(rgb(color), (255, 255, 255)) >= 3, f"{selector} border {color}"
+    phone.focus("[name=points_a]")
+    phone.keyboard.press("Tab")  # keyboard focus: :focus-visible
+    ring = phone.evaluate(
+        """() => { const s = getComputedStyle(document.activeElement);
+                   return [s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor]; }"""
+    )
+    assert ring[0] == "solid" and ring[1] >= 3
+    assert contrast(rgb(ring[2]), (255, 255, 255)) >= 3
+
+
+def test_a_refused_login_is_announced_and_marks_the_fields(page, live_server, evening):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "leider")
+    page.fill("#id_password", "wrong")
+    page.click("button[type=submit]")
+    page.wait_for_selector("[role=alert]#login-error")
+    assert page.get_attribute("#id_password", "aria-invalid") == "true"
+    assert page.get_attribute("#id_password", "aria-describedby") == "login-error"
+
+
+def test_at_200_percent_zoom_on_a_phone_the_pages_reflow_without_sideways_scrolling(
+    browser, live_server, club, evening
+):
+    # A 390 px phone at 200% zoom: 195 CSS px wide.
+    context = browser.new_context(locale="nl-NL", viewport={"width": 195, "height": 422})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        login(page, live_server, "leider")
+        for path in (
+            f"/t/{evening.tables[1].token}/",
+            "/trickcheck/",
+            f"/clubs/{club.slug}/rounds/{evening.round.pk}/",
+        ):
+            page.goto(f"{live_server.url}{path}")
+            page.wait_for_load_state("load")
+            wide = page.evaluate(
+                """() => [document.documentElement.scrollWidth, window.innerWidth,
+                          [...document.querySelectorAll('body *')].filter(el => {
+                              const box = el.getBoundingClientRect();
+                              return box.width && box.right > window.innerWidth + 1
+                                  && !el.closest('.table-wrap');
+                          }).slice(0, 5).map(el => el.tagName + '.' + el.className)]"""
+            )
+            assert wide[0] <= wide[1], f"{path} scrolls sideways: {wide}"
+        page.goto(f"{live_server.url}/t/{evening.tables[1].token}/")
+        inside = page.evaluate(
+            """() => { const card = document.querySelector('#hand-form').getBoundingClientRect();
+                       const save = document.querySelector('button.save').getBoundingClientRect();
+                       return save.left >= card.left && save.right <= card.right; }"""
+        )
+        assert inside, "the Save button leaves its card"
+    finally:
+        context.close()
