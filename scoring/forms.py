@@ -246,6 +246,9 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
                 continue
             label = f"{gettext('hand')} {number}: {self.fields[name].label}"
             self.fields[name].widget.attrs["aria-label"] = label
+            # The page explains the columns once; a row has no help text of its own
+            # (its aria-describedby names only ids the grid renders: the errors).
+            self.fields[name].help_text = ""
 
     def is_blank(self):
         return self.is_bound and not any(

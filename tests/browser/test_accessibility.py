@@ -239,3 +239,24 @@ def test_at_200_percent_zoom_on_a_phone_the_pages_reflow_without_sideways_scroll
         assert inside, "the Save button leaves its card"
     finally:
         context.close()
+
+
+def test_a_refused_grid_names_real_ids_and_starts_at_the_first_wrong_field(
+    page, live_server, club, evening
+):
+    login(page, live_server, "leider")
+    page.goto(f"{live_server.url}/clubs/{club.slug}/tables/{evening.tables[1].pk}/sheet/")
+    page.select_option("select[name=h4-playing]", "A")
+    page.fill("input[name=h4-points_a]", "100")
+    page.fill("input[name=h4-roem_a]", "30")  # no roem of 30 exists
+    with page.expect_navigation():
+        page.click(".sheet-form button[type=submit]")
+    missing = page.evaluate(
+        """() => [...document.querySelectorAll('[aria-describedby]')].flatMap(el =>
+               el.getAttribute('aria-describedby').split(/\\s+/)
+                 .filter(id => id && !document.getElementById(id)))"""
+    )
+    assert missing == []
+    assert page.evaluate("() => document.activeElement.name") == "h4-roem_a"
+    described = page.get_attribute("input[name=h4-roem_a]", "aria-describedby")
+    assert "roem" in page.inner_text(f"#{described}")
