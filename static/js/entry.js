@@ -707,13 +707,45 @@
     });
   }
 
+  // The evening overview: new numbers every 15 s; a screen reader hears only the tables
+  // that changed (the live region beside the table), never the whole table again.
   function refresher(section) {
     var url = section.dataset.refreshUrl;
+    var news = document.getElementById(section.dataset.news || "");
+    function rows(root) {
+      var seen = {};
+      root.querySelectorAll("tr[id]").forEach(function (row) {
+        var cells = row.querySelectorAll("td.hands, td .badge, td.num");
+        seen[row.id] = { row: row, text: Array.prototype.map.call(cells, function (cell) { return cell.textContent.trim(); }).join(" ") };
+      });
+      return seen;
+    }
+    function describe(row) {
+      var wrap = row.closest(".table-wrap"), head = row.closest("table").querySelector("thead th");
+      var badge = row.querySelector("td .badge"), hands = row.querySelector("td.hands");
+      return [wrap && wrap.getAttribute("aria-label"), (head ? head.textContent.trim() + " " : "") + row.querySelector("th").textContent.trim()]
+        .filter(Boolean).join(", ") + ": " + [hands && hands.textContent.trim(), badge && badge.textContent.trim()].filter(Boolean).join(", ");
+    }
     setInterval(function () {
       if (document.hidden || section.contains(document.activeElement)) return;
       fetch(url, { credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.text() : null; })
-        .then(function (html) { if (html !== null) section.innerHTML = html; })
+        .then(function (html) {
+          if (html === null) return;
+          var fresh = document.createElement("div");
+          fresh.innerHTML = html;
+          var before = rows(section), after = rows(fresh), changed = [];
+          Object.keys(after).forEach(function (id) {
+            if (!before[id] || before[id].text !== after[id].text) changed.push(describe(after[id].row));
+          });
+          if (!changed.length && Object.keys(before).length === Object.keys(after).length) {
+            var summary = section.querySelector(".summary"), newer = fresh.querySelector(".summary");
+            if (summary && newer) summary.innerHTML = newer.innerHTML; // only the time
+            return;
+          }
+          section.innerHTML = html;
+          if (news) news.textContent = changed.join(". ");
+        })
         .catch(function () { /* try again in 15 s */ });
     }, 15000);
   }

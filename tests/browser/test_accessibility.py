@@ -260,3 +260,31 @@ def test_a_refused_grid_names_real_ids_and_starts_at_the_first_wrong_field(
     assert page.evaluate("() => document.activeElement.name") == "h4-roem_a"
     described = page.get_attribute("input[name=h4-roem_a]", "aria-describedby")
     assert "roem" in page.inner_text(f"#{described}")
+
+
+def test_the_evening_overview_announces_only_the_tables_that_changed(
+    page, live_server, club, evening
+):
+    login(page, live_server, "leider")
+    page.clock.install()
+    page.goto(f"{live_server.url}/clubs/{club.slug}/evenings/{evening.evening.pk}/scores/")
+    assert page.get_attribute("#progress", "aria-live") is None  # not the whole table
+    news = page.locator("#progress-news")
+    assert news.get_attribute("role") == "status"
+    first_rows = page.inner_html("#progress tbody")
+
+    page.clock.run_for(16_000)  # nothing changed: nothing to announce, the table stays
+    page.wait_for_timeout(500)
+    assert news.inner_text() == ""
+    assert page.inner_html("#progress tbody") == first_rows
+
+    hand_record(
+        game=Game.objects.get(pk=evening.games[1].pk),
+        data=HandInput(playing="B", points_a=50, points_b=112),
+        number=4,
+    )
+    page.clock.run_for(16_000)
+    page.wait_for_function("() => document.querySelector('#progress-news').textContent !== ''")
+    said = news.inner_text()
+    assert "2" in said and "4/16" in said
+    assert "1: " not in said  # table 1 did not change
