@@ -595,7 +595,7 @@
         fill(null);
         if (restoring) restore(restoring);
         render();
-        if (!restoring) field("points_a").focus({ preventScroll: true });
+        if (!restoring) nextHandInView(); // the next hand, ready for digits (also offline)
         flush();
       });
       form.addEventListener("input", clearOnChange);
