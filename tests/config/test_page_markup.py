@@ -23,6 +23,10 @@ def played(club):
         data=HandInput(playing="B", points_a=60, points_b=102),
         keeper="A",
     )
+    hand_record(
+        game=Game.objects.get(pk=played.games[0].pk),
+        data=HandInput(playing="A", points_a=162, points_b=0, pit="A"),
+    )
     return played
 
 
@@ -95,3 +99,10 @@ def test_the_played_team_is_shown_by_a_symbol_and_a_word(client, played):
     zij = re.search(r'<td class="num zij played">(.*?)</td>', row, re.S).group(1)
     assert "▶" in zij
     assert "visually-hidden" in zij
+
+
+def test_pit_is_spelled_out_beside_its_p(client, played):
+    html = client.get(f"/t/{played.tables[0].token}/").text
+    row = re.search(r'<tr id="hand-2">.*?</tr>', html, re.S).group(0)
+    assert re.search(r'<span class="visually-hidden">pit \(mars\)</span>', row)
+    assert "P: pit (mars)" in html  # the legend under the sheet, visible
