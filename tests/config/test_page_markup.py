@@ -48,6 +48,16 @@ def main_pages(club, played):
         f"/t/{played.tables[0].token}/",
         f"/t/{played.tables[1].token}/",
         "/trickcheck/",
+        f"/trickcheck/clubs/{club.slug}/",
+        f"{base}/members/new/",
+        f"{base}/members/{member.pk}/",
+        f"{base}/members/{member.pk}/edit/",
+        f"{base}/competitions/new/",
+        f"{base}/competitions/{played.season.pk}/edit/",
+        f"{base}/competitions/{played.season.pk}/evenings/new/",
+        f"{base}/evenings/{played.evening.pk}/attendance/",
+        f"{base}/evenings/{played.evening.pk}/audit/",
+        f"{base}/rounds/{played.round.pk}/qr/",
     ]
 
 
