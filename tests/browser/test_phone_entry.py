@@ -9,6 +9,7 @@ import pytest
 from scoring.models import Game, Hand
 from scoring.services import HandInput, hand_record
 from tests import factories
+from tests.browser.test_accessibility import audit
 from tests.browser.test_offline_entry import enter, open_entry, queued
 from tests.scoring.test_table_entry import evening_in_play
 
@@ -86,6 +87,7 @@ def test_a_refused_hand_comes_back_to_the_form_and_nothing_behind_it_is_sent(
     assert "Spel 1 van 16" in phone.inner_text("#hand-status")
     assert phone.inner_text("button.save").strip() == "Spel 1 opslaan"
     assert focused_name(phone) == "roem_a"
+    assert audit(phone) == []
     assert queued(phone).count() == 1 and queued(phone, "refused").count() == 1
     phone.wait_for_timeout(300)
     assert Hand.objects.count() == 0  # nothing sent behind the refused hand
@@ -124,6 +126,7 @@ def test_a_conflict_refreshes_the_score_sheet_and_waits_for_the_scorers_choice(
     phone.wait_for_selector("#score-sheet #hand-2")
     assert "102" in phone.inner_text("#score-sheet #hand-2")
     shot(phone, "conflict-sheet-refreshed")
+    assert audit(phone) == []
     # Nothing can be typed behind the refused hand until the scorer chooses.
     assert phone.locator("#hand-form").is_hidden()
     assert "Spel 2 van 16" in phone.inner_text("#hand-status")
