@@ -322,6 +322,9 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
                 continue
             label = f"{gettext('hand')} {number}: {self.fields[name].label}"
             self.fields[name].widget.attrs["aria-label"] = label
+            # The page explains the columns once; a row has no help text of its own
+            # (its aria-describedby names only ids the grid renders: the errors).
+            self.fields[name].help_text = ""
 
     def clean(self):
         """A stored row whose one side's card points were changed: the other side

@@ -105,6 +105,12 @@
       });
     });
 
+    // A tap on the team that played goes on to the card points: team, digits, save.
+    var playing = form.querySelector("fieldset.playing");
+    if (playing) playing.addEventListener("click", function (event) {
+      if (event.detail > 0 && event.target.name === "playing" && !a.value && !b.value) a.focus();
+    });
+
     form.querySelectorAll("[name=pit]").forEach(function (radio) {
       radio.addEventListener("change", function () {
         if (radio.value === "A") { a.value = String(TOTAL); b.value = "0"; }
@@ -224,6 +230,7 @@
     var refusal = document.getElementById("on-phone-refusal");
     var copy = document.documentElement.hasAttribute("data-offline-copy");
     var memory = null, sending = false, unreachable = false, dirty = false, editing = null, retry = null;
+    var draft = null; // the next hand as typed when a refused hand came back to the form
     var save = form && form.querySelector("button.save");
     var handLine = document.getElementById("hand-status");
     var served = { save: save && save.innerHTML, line: handLine && handLine.innerHTML };
@@ -310,22 +317,74 @@
       }
       return { hand: hand, problems: problems };
     }
+    // A mistake is shown next to its field, announced, and cleared when the field changes.
     function showProblems(problems) {
-      form.querySelectorAll(".invalid").forEach(function (node) { node.classList.remove("invalid"); });
-      var output = form.querySelector("output.preview");
+      form.querySelectorAll(".invalid").forEach(clearProblem);
+      var output = form.querySelector("output.preview"), general = [];
       problems.forEach(function (problem) {
         var input = field(problem[0]);
         var wrap = input && input.closest(".field, fieldset");
-        if (wrap) wrap.classList.add("invalid");
+        if (wrap) markProblem(wrap, problem[0], problem[1]);
+        else general.push(problem[1]);
       });
       if (output) {
-        output.classList.toggle("is-error", problems.length > 0);
-        output.textContent = problems.map(function (problem) { return problem[1]; }).join(" ");
+        output.classList.toggle("is-error", general.length > 0);
+        output.textContent = general.join(" ");
       }
       if (problems.length) {
-        var first = field(problems[0][0]);
+        var first = form.querySelector(".invalid input:not([type=hidden]), .invalid select") || field(problems[0][0]);
         if (first) first.focus();
       }
+    }
+    function markProblem(wrap, name, message) {
+      var id = "problem-" + name, note = document.getElementById(id);
+      wrap.classList.add("invalid");
+      if (note) { note.textContent += " " + message; return; }
+      note = element("p", "field-error", message);
+      note.id = id;
+      note.setAttribute("role", "alert");
+      var segments = wrap.querySelector(".segments");
+      var input = wrap.querySelector("input:not([type=hidden]):not([type=radio]), select");
+      var after = segments || input;
+      after.parentNode.insertBefore(note, after.nextSibling);
+      if (segments) { wrap.setAttribute("aria-describedby", id); return; }
+      input.setAttribute("aria-invalid", "true");
+      if (!input.hasAttribute("data-described")) input.dataset.described = input.getAttribute("aria-describedby") || "";
+      input.setAttribute("aria-describedby", (input.dataset.described + " " + id).trim());
+    }
+    function clearProblem(wrap) {
+      wrap.classList.remove("invalid");
+      wrap.querySelectorAll(".field-error, .errorlist").forEach(function (note) { note.remove(); });
+      wrap.removeAttribute("aria-describedby");
+      wrap.querySelectorAll("[aria-invalid]").forEach(function (input) {
+        input.removeAttribute("aria-invalid");
+        var before = input.dataset.described || "";
+        before = before.split(" ").filter(function (id) { return id && document.getElementById(id); }).join(" ");
+        if (before) input.setAttribute("aria-describedby", before); else input.removeAttribute("aria-describedby");
+      });
+    }
+    // Changing a field clears its mistake (both card points fields go together).
+    function clearOnChange(event) {
+      var wrap = event.target.closest && event.target.closest(".invalid");
+      if (wrap && form.contains(wrap)) clearProblem(wrap);
+      if (/^points_/.test(event.target.name)) {
+        form.querySelectorAll("[name=points_a], [name=points_b]").forEach(function (input) {
+          var other = input.closest(".invalid");
+          if (other) clearProblem(other);
+        });
+      }
+    }
+    // What the scorer had typed when a refused hand came back to the form.
+    function snapshot() {
+      return Array.prototype.map.call(form.querySelectorAll("input:not([type=hidden]), select"), function (input) {
+        return [input, input.type === "radio" ? input.checked : input.value];
+      });
+    }
+    function restore(values) {
+      values.forEach(function (pair) {
+        if (pair[0].type === "radio") pair[0].checked = pair[1]; else pair[0].value = pair[1];
+      });
+      dirty = true;
     }
     function fill(hand) {
       ["declared_a", "declared_b"].forEach(function (name) {
@@ -352,6 +411,7 @@
     function render() {
       var queue = store.queue, refused = queue.length && queue[0].refused;
       var text = "";
+      if (form) form.hidden = !!(refused && !editing); // nothing new behind a refused hand
       if (refused && editing) text = gettext("Hand %(number)s is not stored: correct it below and save it again.");
       else if (refused) text = gettext("Sending has stopped: hand %(number)s needs your choice.");
       else if (queue.length && (unreachable || navigator.onLine === false)) {
@@ -381,7 +441,7 @@
       renderRefusal(refused ? queue[0] : null);
 
       if (!form) return;
-      var next = editing ? queue[0].number : nextNumber();
+      var next = refused ? queue[0].number : nextNumber();
       field("number").value = String(next);
       lockRoefel(form, !!config.roefel && next === config.roefel);
       var keeper = form.querySelector("fieldset.keeper");
@@ -458,6 +518,7 @@
     });
 
     function correct(hand) {
+      if (dirty && !editing) draft = snapshot();
       editing = hand.id;
       fill(hand);
       var problems = [];
@@ -520,8 +581,9 @@
         } else if (body && body.errors && [403, 409, 422].indexOf(answer.status) >= 0) {
           first.refused = { status: answer.status, errors: body.errors, state: body.state, current: body.current };
           write();
-          if (hasFieldErrors(body.errors) && !dirty && store.queue.length === 1 && form) correct(first);
-          else render();
+          if (answer.status === 409) refreshSheet();
+          if (hasFieldErrors(body.errors) && form) correct(first);
+          else { render(); refusal.focus(); }
         } else if (answer.status === 404) {
           first.refused = { status: 404, errors: { __all__: [{ message: gettext("This table's link no longer exists; ask the tournament director.") }] } };
           write();
@@ -542,6 +604,9 @@
     // unless the scorer is typing the next hand.
     function settled() {
       if (dirty || editing) return;
+      // The page comes back at the next hand's form, not where the Save button was.
+      try { sessionStorage.setItem(KEY + ".next", "1"); } catch (error) { /* the top of the page */ }
+      if ("scrollRestoration" in history) history.scrollRestoration = "manual";
       if (location.pathname === config.pageUrl) location.reload();
       else location.assign(config.pageUrl);
     }
@@ -554,11 +619,18 @@
         var entered = readForm();
         if (entered.problems.length) { showProblems(entered.problems); return; }
         var hand = entered.hand;
+        var restoring = null;
         if (editing) {
           var queued = store.queue[0];
           Object.keys(hand).forEach(function (name) { queued[name] = hand[name]; });
           delete queued.refused;
           editing = null;
+          restoring = draft;
+          draft = null;
+        } else if (store.queue.length && store.queue[0].refused) {
+          render(); // a refused hand waits for the scorer's choice: nothing behind it
+          refusal.focus();
+          return;
         } else {
           hand.id = newId();
           hand.number = nextNumber();
@@ -567,9 +639,37 @@
         if (hand.keeper) store.keeper = hand.keeper;
         write();
         fill(null);
+        if (restoring) restore(restoring);
         render();
+        if (!restoring) nextHandInView(); // the next hand, ready for digits (also offline)
         flush();
       });
+      form.addEventListener("input", clearOnChange);
+      form.addEventListener("change", clearOnChange);
+    }
+
+    // A conflict: another device stored hands this page does not show yet.
+    function refreshSheet() {
+      var sheet = document.getElementById("score-sheet");
+      if (!sheet) return;
+      fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("score-sheet");
+          if (fresh) sheet.innerHTML = fresh.innerHTML;
+        })
+        .catch(function () { /* the page shows it after the next reload */ });
+    }
+
+    // After a save the page is loaded again: show the next hand's form, ready for digits.
+    function nextHandInView() {
+      var points = field("points_a");
+      if (!points || form.hidden) return;
+      window.scrollTo(0, 0);
+      var bottom = points.getBoundingClientRect().bottom + 16 - window.innerHeight;
+      var top = form.getBoundingClientRect().top - 8; // keep the team buttons in view
+      if (bottom > 0) window.scrollTo(0, Math.min(bottom, top));
+      points.focus({ preventScroll: true });
     }
     window.addEventListener("online", flush);
     window.addEventListener("offline", render);
@@ -587,6 +687,15 @@
       }, RETRY);
     }
     render();
+    var afterSave = false;
+    try {
+      afterSave = sessionStorage.getItem(KEY + ".next") === "1";
+      sessionStorage.removeItem(KEY + ".next");
+    } catch (error) { /* no storage */ }
+    if (form && (afterSave || location.hash === "#hand-form")) {
+      nextHandInView();
+      window.addEventListener("load", nextHandInView);
+    }
     flush();
   }
 
@@ -614,13 +723,45 @@
       .catch(function () { /* no worker: the queue still keeps the hands */ });
   }
 
+  // The evening overview: new numbers every 15 s; a screen reader hears only the tables
+  // that changed (the live region beside the table), never the whole table again.
   function refresher(section) {
     var url = section.dataset.refreshUrl;
+    var news = document.getElementById(section.dataset.news || "");
+    function rows(root) {
+      var seen = {};
+      root.querySelectorAll("tr[id]").forEach(function (row) {
+        var cells = row.querySelectorAll("td.hands, td .badge, td.num");
+        seen[row.id] = { row: row, text: Array.prototype.map.call(cells, function (cell) { return cell.textContent.trim(); }).join(" ") };
+      });
+      return seen;
+    }
+    function describe(row) {
+      var wrap = row.closest(".table-wrap"), head = row.closest("table").querySelector("thead th");
+      var badge = row.querySelector("td .badge"), hands = row.querySelector("td.hands");
+      return [wrap && wrap.getAttribute("aria-label"), (head ? head.textContent.trim() + " " : "") + row.querySelector("th").textContent.trim()]
+        .filter(Boolean).join(", ") + ": " + [hands && hands.textContent.trim(), badge && badge.textContent.trim()].filter(Boolean).join(", ");
+    }
     setInterval(function () {
       if (document.hidden || section.contains(document.activeElement)) return;
       fetch(url, { credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.text() : null; })
-        .then(function (html) { if (html !== null) section.innerHTML = html; })
+        .then(function (html) {
+          if (html === null) return;
+          var fresh = document.createElement("div");
+          fresh.innerHTML = html;
+          var before = rows(section), after = rows(fresh), changed = [];
+          Object.keys(after).forEach(function (id) {
+            if (!before[id] || before[id].text !== after[id].text) changed.push(describe(after[id].row));
+          });
+          if (!changed.length && Object.keys(before).length === Object.keys(after).length) {
+            var summary = section.querySelector(".summary"), newer = fresh.querySelector(".summary");
+            if (summary && newer) summary.innerHTML = newer.innerHTML; // only the time
+            return;
+          }
+          section.innerHTML = html;
+          if (news) news.textContent = changed.join(". ");
+        })
         .catch(function () { /* try again in 15 s */ });
     }, 15000);
   }

@@ -36,6 +36,9 @@
 
   function sheetGrid(form) {
     var rows = Array.prototype.slice.call(form.querySelectorAll(".sheet-grid tbody tr:not(.row-errors)"));
+    // A refused save: the keyboard starts at the first wrong field, not at the top.
+    var wrong = form.querySelector("[aria-invalid=true]") || form.querySelector("tr.invalid input, tr.invalid select");
+    if (wrong) wrong.focus();
     rows.forEach(function (row) {
       var a = row.querySelector("[name$=-points_a]");
       var b = row.querySelector("[name$=-points_b]");

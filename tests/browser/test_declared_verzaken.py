@@ -46,7 +46,7 @@ def test_a_declared_verzaken_hand_is_tapped_in_and_the_preview_says_what_counts(
     hand = Hand.objects.get()
     assert (hand.verzaakt, hand.declared_a, hand.declared_b) == ("A", "20", "50+stuk")
     assert (hand.points_a, hand.points_b, hand.score_a, hand.score_b) == (0, 162, 0, 332)
-    assert phone.inner_text("#hand-1 td.wij .verzaakt") == "V"
+    assert phone.inner_text("#hand-1 td.wij .verzaakt [aria-hidden]") == "V"
     assert "(50+stuk)" in phone.inner_text("#hand-1 td.zij")
     shot(phone, "declared-verzaken-on-the-sheet")
 

@@ -242,7 +242,7 @@ def test_a_mistake_is_shown_on_the_form_and_nothing_is_kept(phone, live_server, 
     phone.fill("[name=points_b]", "70")
     phone.click("button.save")
     assert phone.locator(".field.wij.invalid").count() == 1
-    assert "162" in phone.inner_text("output.preview")
+    assert "162" in phone.inner_text(".field.wij .field-error")
     assert queued(phone).count() == 0
     # A rule only the server knows (roem of 30): the hand comes back to the form.
     phone.fill("[name=points_b]", "")
