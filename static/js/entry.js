@@ -384,6 +384,7 @@
       values.forEach(function (pair) {
         if (pair[0].type === "radio") pair[0].checked = pair[1]; else pair[0].value = pair[1];
       });
+      syncVerzaakt(form); // the draft's verzaakt choice locks its card points again
       dirty = true;
     }
     function fill(hand) {
