@@ -423,7 +423,7 @@ def _path_to_club(model, seen=()):
     """The shortest ``a__b__club`` lookup from ``model`` to its Club, or None."""
     best = None
     for field in model._meta.get_fields():
-        if not (field.is_relation and field.many_to_one and field.concrete):
+        if not (field.concrete and (field.many_to_one or field.one_to_one)):
             continue
         target = field.related_model
         if target is Club:

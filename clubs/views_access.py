@@ -170,7 +170,7 @@ def password_link(request, club, user_id):
 @club_required(Role.ADMIN)
 def member_forget(request, club, pk):
     member = get_object_or_404(Member, club=club, pk=pk)
-    form = MemberForgetForm(request.POST or None)
+    form = MemberForgetForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             services.member_forget(member=member, by=request.user, name=form.cleaned_data["name"])
