@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
-from django.db.models import ProtectedError
+from django.db.models import ProtectedError, RestrictedError
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -419,33 +419,43 @@ def _scrub_log(club, old_values, replacement):
 # --- End a club -----------------------------------------------------------------------------
 
 
-def _path_to_club(model, seen=()):
-    """The shortest ``a__b__club`` lookup from ``model`` to its Club, or None."""
-    best = None
+def _paths_to_club(model, seen=()):
+    """Every ``a__b__club`` lookup from ``model`` to a Club along foreign keys."""
+    paths = []
     for field in model._meta.get_fields():
         if not (field.concrete and (field.many_to_one or field.one_to_one)):
             continue
         target = field.related_model
         if target is Club:
-            return field.name
-        if target in seen or target is model:
-            continue
-        rest = _path_to_club(target, (*seen, model))
-        if rest and (best is None or rest.count("__") + 1 < best.count("__")):
-            best = f"{field.name}__{rest}"
-    return best
+            paths.append(field.name)
+        elif target is not model and target not in seen:
+            paths += [f"{field.name}__{rest}" for rest in _paths_to_club(target, (*seen, model))]
+    return paths
 
 
 def club_data_models():
-    """(model, lookup to the club) of every model whose rows belong to a club."""
+    """(model, lookups to the club) of every model whose rows belong to a club.
+
+    Found from the models, so apps added later are covered without this module
+    knowing them.
+    """
     found = []
     for model in apps.get_models():
         if model is Club:
             continue
-        path = _path_to_club(model)
-        if path:
-            found.append((model, path))
+        paths = _paths_to_club(model)
+        if paths:
+            found.append((model, tuple(paths)))
     return found
+
+
+def club_rows(model, paths, club_pk):
+    """The rows of ``model`` that reach the club along any of ``paths``."""
+    reach = models.Q()
+    for path in paths:
+        reach |= models.Q(**{path: club_pk})
+    inner = model._base_manager.filter(reach).values("pk")
+    return model._base_manager.filter(pk__in=inner)
 
 
 @transaction.atomic
@@ -473,12 +483,12 @@ def club_delete(*, club: Club, by, confirm_name: str) -> None:
     pending = club_data_models()
     while pending:
         left = []
-        for model, path in pending:
+        for model, paths in pending:
             try:
                 with transaction.atomic():
-                    model._base_manager.filter(**{path: club.pk}).delete()
-            except ProtectedError:
-                left.append((model, path))
+                    club_rows(model, paths, club.pk).delete()
+            except (ProtectedError, RestrictedError):
+                left.append((model, paths))
         if len(left) == len(pending):
             raise RuntimeError(f"club_delete is stuck on {[m.__name__ for m, _p in left]}")
         pending = left
