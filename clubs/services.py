@@ -20,6 +20,16 @@ from django.utils.translation import gettext as _
 from .models import Club, ClubLog, ClubRole, Invitation, Member
 from .permissions import Role, require_role
 
+#: What a club's administrator sets (and what a club archive carries of the club itself).
+CLUB_FIELDS = (
+    "name",
+    "town",
+    "ruleset_preset",
+    "ruleset_overrides",
+    "results_public",
+    "contact_name",
+    "contact_email",
+)
 MEMBER_FIELDS = ("name", "membership_number", "is_active", "is_guest", "email", "phone")
 
 
@@ -32,17 +42,8 @@ def _clean_save(obj):
 @transaction.atomic
 def club_update(*, club: Club, by, **fields) -> Club:
     require_role(by, club, Role.ADMIN)
-    allowed = {
-        "name",
-        "town",
-        "ruleset_preset",
-        "ruleset_overrides",
-        "results_public",
-        "contact_name",
-        "contact_email",
-    }
     for key, value in fields.items():
-        if key not in allowed:
+        if key not in CLUB_FIELDS:
             raise ValueError(f"club_update does not change {key}")
         setattr(club, key, value)
     from scoring.rules import InvalidRuleset
@@ -377,7 +378,8 @@ def member_forget(*, member: Member, by, name: str = "") -> Member:
     """
     require_role(by, member.club, Role.ADMIN)
     member = Member.objects.select_for_update().get(pk=member.pk)
-    old_names = {member.name, member.email, member.phone, member.membership_number} - {""}
+    sentences = {member.name, member.email} - {""}
+    exact = {member.phone, member.membership_number} - {""}
     new_name = name.strip() or _("former member %(number)s") % {"number": member.pk}
     member.name = new_name
     member.membership_number = ""
@@ -389,7 +391,7 @@ def member_forget(*, member: Member, by, name: str = "") -> Member:
     Invitation.objects.filter(member=member).update(
         member=None, email="", revoked_at=timezone.now()
     )
-    _scrub_log(member.club, old_names, new_name)
+    _scrub_club_text(member.club, sentences=sentences, exact=exact, replacement=new_name)
     _log(
         member.club,
         by,
@@ -400,20 +402,49 @@ def member_forget(*, member: Member, by, name: str = "") -> Member:
     return member
 
 
-def _scrub_log(club, old_values, replacement):
-    """Replace erased names and contact details in the club's log."""
+def _scrub_club_text(club, *, sentences, exact, replacement):
+    """Replace erased data wherever the club's rows hold it as text.
+
+    Names and e-mail addresses (``sentences``) are replaced inside texts too
+    (a log line, a confirmation's "confirmed by"); short values such as a
+    phone or membership number (``exact``) only where a field holds exactly
+    them, so "1700 points" keeps its digits when number 17 is erased.
+    Other members' records are left alone: their names are other people's.
+    """
     import json
 
-    for entry in ClubLog.objects.filter(club=club).select_for_update():
-        summary = entry.summary
-        detail = json.dumps(entry.detail, ensure_ascii=False)
-        for old in old_values:
-            summary = summary.replace(old, replacement)
-            detail = detail.replace(json.dumps(old, ensure_ascii=False)[1:-1], replacement)
-        if summary != entry.summary or detail != json.dumps(entry.detail, ensure_ascii=False):
-            entry.summary = summary
-            entry.detail = json.loads(detail)
-            entry.save(update_fields=["summary", "detail"])
+    text_types = (models.CharField, models.TextField)
+    for model, paths in club_data_models():
+        if model is Member:  # the record itself is rewritten; the others are other people
+            continue
+        fields = [
+            f
+            for f in model._meta.concrete_fields
+            if isinstance(f, (*text_types, models.JSONField)) and not f.choices
+        ]
+        rows = club_rows(model, paths, club.pk)
+        for field in fields:
+            is_json = isinstance(field, models.JSONField)
+            reach = models.Q()
+            for value in sentences:
+                reach |= models.Q(**{f"{field.attname}__contains": value})
+            for value in exact:
+                reach |= models.Q(**{field.attname: value})
+            if is_json:
+                candidates = rows.exclude(**{f"{field.attname}__isnull": True})
+            else:
+                candidates = rows.filter(reach)
+            for obj in candidates.select_for_update().only("pk", field.attname):
+                old = getattr(obj, field.attname)
+                new = json.dumps(old, ensure_ascii=False) if is_json else old
+                for value in sentences:
+                    needle = json.dumps(value, ensure_ascii=False)[1:-1] if is_json else value
+                    new = new.replace(needle, replacement)
+                if not is_json and new in exact:
+                    new = replacement
+                new = json.loads(new) if is_json else new
+                if new != old:
+                    model._base_manager.filter(pk=obj.pk).update(**{field.attname: new})
 
 
 # --- End a club -----------------------------------------------------------------------------
