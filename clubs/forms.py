@@ -121,5 +121,5 @@ class MemberForgetForm(forms.Form):
         label=_("Name to show in the results instead"),
         max_length=120,
         required=False,
-        help_text=_("Leave empty for \u201cformer member\u201d and the record's number."),
+        help_text=_("Leave empty for “former member” and the record's number."),
     )
