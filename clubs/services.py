@@ -434,7 +434,7 @@ def _scrub_club_text(club, *, sentences, exact, replacement):
                 candidates = rows.exclude(**{f"{field.attname}__isnull": True})
             else:
                 candidates = rows.filter(reach)
-            for obj in candidates.select_for_update().only("pk", field.attname):
+            for obj in candidates.only("pk", field.attname):
                 old = getattr(obj, field.attname)
                 new = json.dumps(old, ensure_ascii=False) if is_json else old
                 for value in sentences:
