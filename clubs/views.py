@@ -42,13 +42,13 @@ def home(request):
 
     nights = evenings_to_direct(user=request.user, today=timezone.localdate())
     user = request.user
+    can_create = services.may_create_club(user)
     context = {
         "clubs": clubs,
         "nights": nights,
-        "can_create_club": services.may_create_club(user),
-        "first_club": not Club.objects.exclude(slug=DEMO_SLUG).exists(),
+        "can_create_club": can_create,
+        "first_club": can_create and not Club.objects.exclude(slug=DEMO_SLUG).exists(),
         "signup_open": not user.is_authenticated and settings.CLUB_CREATION == "anyone",
-        "my_results": user.is_authenticated and selectors.my_memberships(user=user).exists(),
     }
     return render(request, "clubs/home.html", context)
 
