@@ -31,6 +31,13 @@ def _qr(url, label):
     return qr_svg(url, label=label)
 
 
+def _loopback(request):
+    """Whether links made here lead to this computer only (opened as localhost)."""
+    from scoring.qr import is_loopback_host
+
+    return is_loopback_host(request.get_host())
+
+
 @login_required
 def club_create(request):
     if not services.may_create_club(request.user):
@@ -129,6 +136,7 @@ def invitation_detail(request, club, pk):
         "invitation": invitation,
         "url": url,
         "svg": _qr(url, _("Invitation for %(club)s") % {"club": club.name}),
+        "loopback": _loopback(request),
     }
     return render(request, "clubs/invitation_detail.html", context)
 
@@ -163,6 +171,7 @@ def password_link(request, club, user_id):
         "person": user,
         "url": url,
         "svg": _qr(url, _("New password for %(user)s") % {"user": user.get_username()}),
+        "loopback": _loopback(request),
     }
     return render(request, "clubs/password_link.html", context)
 
