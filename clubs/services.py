@@ -4,7 +4,9 @@ User mistakes raise ``ValidationError`` with a translated message; the views
 show it and nothing is changed.
 """
 
+import logging
 from datetime import timedelta
+from smtplib import SMTPException
 
 from django.apps import apps
 from django.conf import settings
@@ -30,6 +32,8 @@ CLUB_FIELDS = (
     "contact_name",
     "contact_email",
 )
+logger = logging.getLogger(__name__)
+
 MEMBER_FIELDS = ("name", "membership_number", "is_active", "is_guest", "email", "phone")
 
 
@@ -265,7 +269,11 @@ def invitation_send(*, invitation: Invitation, url: str) -> bool:
         "You are invited to %(club)s on the klaverjas site as %(role)s.\n\n"
         "Open this link within a week to make an account or log in:\n%(url)s\n"
     ) % {"club": invitation.club.name, "role": invitation.get_role_display(), "url": url}
-    send_mail(subject, body, None, [invitation.email])
+    try:
+        send_mail(subject, body, None, [invitation.email])
+    except (OSError, SMTPException):
+        logger.warning("invitation %s: e-mail not sent", invitation.pk, exc_info=True)
+        return False
     return True
 
 
@@ -381,6 +389,10 @@ def member_forget(*, member: Member, by, name: str = "") -> Member:
     sentences = {member.name, member.email} - {""}
     exact = {member.phone, member.membership_number} - {""}
     new_name = name.strip() or _("former member %(number)s") % {"number": member.pk}
+    if member.user_id is not None:
+        # The account's plain membership goes with the link; a scorer, director
+        # or administrator keeps that role until an administrator revokes it.
+        ClubRole.objects.filter(club=member.club, user_id=member.user_id, role=Role.MEMBER).delete()
     member.name = new_name
     member.membership_number = ""
     member.email = ""

@@ -119,6 +119,10 @@ def invitation_create(request, club):
             url = request.build_absolute_uri(invitation.get_absolute_url())
             if services.invitation_send(invitation=invitation, url=url):
                 messages.success(request, _("The invitation was sent by e-mail."))
+            elif invitation.email and settings.EMAIL_CONFIGURED:
+                messages.warning(
+                    request, _("The e-mail could not be sent; pass the link on yourself.")
+                )
             return redirect("clubs:invitation-detail", club=club.slug, pk=invitation.pk)
     else:
         for errors in form.errors.values():

@@ -210,6 +210,22 @@ def test_an_invitation_is_sent_by_e_mail_when_the_site_can(client, admin_club, s
     assert invitation.get_absolute_url() in mail.outbox[0].body
 
 
+def test_an_e_mail_that_cannot_be_sent_leaves_the_link_to_pass_on(client, admin_club, settings):
+    club, admin = admin_club
+    settings.EMAIL_CONFIGURED = True
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", 9  # nothing listens there
+    client.force_login(admin)
+    response = client.post(
+        reverse("clubs:invitation-create", kwargs={"club": club.slug}),
+        {"role": "scorer", "email": "teller@example.org"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "could not be sent" in response.content.decode()
+    assert response.context["url"].endswith(Invitation.objects.get().get_absolute_url())
+
+
 def test_without_e_mail_nothing_is_sent(client, admin_club, settings):
     club, admin = admin_club
     settings.EMAIL_CONFIGURED = False

@@ -51,7 +51,7 @@ def test_forgetting_a_member_erases_the_person_and_keeps_the_standings(client, p
     person = players[3]
     person.membership_number = "4711"
     person.phone = "06-12345678"
-    person.user = factories.user("speler3")
+    person.user = factories.role(club, "member", factories.user("speler3"))
     person.save()
     services.member_merge(keep=person, remove=factories.member(club, "Speler 3 dubbel"), by=admin)
     services.invitation_create(club=club, role="member", member=person, by=admin)
@@ -65,6 +65,7 @@ def test_forgetting_a_member_erases_the_person_and_keeps_the_standings(client, p
     assert person.name == f"former member {person.pk}"
     assert (person.membership_number, person.email, person.phone) == ("", "", "")
     assert person.user is None and not person.is_active
+    assert not ClubRole.objects.filter(club=club, user__username="speler3").exists()
     assert _lines(season) == before
     assert not Invitation.objects.open().filter(member=person).exists()
     assert not Invitation.objects.filter(member=person).exists()
