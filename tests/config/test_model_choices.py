@@ -41,6 +41,7 @@ FROM_AN_ENUM = {
 MODEL_ONLY = {
     ("clubs.ClubRole", "role"),
     ("clubs.ClubLog", "action"),
+    ("clubs.Invitation", "role"),
     ("tournaments.Competition", "format"),
     ("tournaments.Competition", "kind"),
     ("tournaments.Competition", "absence_policy"),
