@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from clubs import exports as member_exports
 from clubs.models import Club, ClubLog, ClubRole
 from clubs.services import CLUB_FIELDS, club_data_models, club_rows
+from common.columns import TEXT, Column
 from scoring.models import Adjustment
 from tournaments.models import Competition, Evening
 
@@ -114,7 +115,7 @@ def _simple_report(club, title, columns, rows, stem):
 
 
 def adjustments_report(club: Club) -> reports.Report:
-    C, T = reports.Column, reports.TEXT
+    C, T = Column, TEXT
     adjustments = (
         Adjustment.objects.filter(evening__competition__club=club)
         .select_related("evening__competition", "member", "round")
@@ -147,7 +148,7 @@ def adjustments_report(club: Club) -> reports.Report:
 
 
 def log_report(club: Club) -> reports.Report:
-    C, T = reports.Column, reports.TEXT
+    C, T = Column, TEXT
     rows = [
         {
             "when": timezone.localtime(entry.created_at).strftime("%Y-%m-%d %H:%M"),
