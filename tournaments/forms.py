@@ -38,6 +38,13 @@ class CompetitionForm(forms.ModelForm):
         widget=forms.CheckboxSelectMultiple,
         help_text=_("In the order shown; players still equal share the rank."),
     )
+    side_rankings = forms.MultipleChoiceField(
+        label=_("Other rankings"),
+        choices=Competition.SideRanking.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Shown beside the main standings, each ranked on its own."),
+    )
     ruleset_base = forms.ChoiceField(
         choices=Competition._meta.get_field("ruleset_preset").choices,
         required=False,
@@ -57,12 +64,18 @@ class CompetitionForm(forms.ModelForm):
             "odd_players",
             "movement",
             "sitout_score",
+            "sitout_mars",
+            "late_score",
             "absence_policy",
             "absence_score",
+            "absence_unit",
+            "prize_rule",
+            "prize_places",
             "ranking_basis",
             "best_of",
             "min_attendance",
             "tie_breaks",
+            "side_rankings",
         ]
         widgets = {"start_date": DateInput(), "end_date": DateInput()}
 

@@ -51,6 +51,25 @@ class Competition(models.Model):
         LOWEST = "lowest", _("players who called in get the evening's lowest score")
         FIXED = "fixed", _("players who called in get the absence score")
 
+    class AbsenceUnit(models.TextChoices):
+        ROUND = "round", _("per round")
+        EVENING = "evening", _("per evening, whatever the number of rounds")
+
+    class PrizeRule(models.TextChoices):
+        """Who wins a prize on an evening, besides the poedelprijs (the lowest)."""
+
+        WINNER = "winner", _("the evening's winner")
+        FIRST_N = "first_n", _("the first N places")
+        PER_FOUR = "per_four", _("1 prize per 4 players")
+        FORMULE_VAN_4 = "formule_van_4", _("formule van 4 (places 1-4, then 8, 12, 16, ...)")
+
+    class SideRanking(models.TextChoices):
+        """Rankings shown beside the main standings; each is its own definition
+        (``scoring.standings.SIDE_RANKINGS``)."""
+
+        POINTS = "points", _("puntenkampioen: most total points over every counting evening")
+        MARSEN = "marsen", _("most marsen over every counting evening")
+
     class TieBreak(models.TextChoices):
         MARSEN = "marsen", _("more marsen")
         FEWER_NAT = "fewer_nat", _("fewer nat")
@@ -100,7 +119,44 @@ class Competition(models.Model):
         _("absence"), max_length=10, choices=AbsencePolicy.choices, default=AbsencePolicy.NOTHING
     )
     absence_score = models.PositiveIntegerField(
-        _("absence score"), default=0, help_text=_("Per round, with the fixed absence policy.")
+        _("absence score"), default=0, help_text=_("With the fixed absence policy.")
+    )
+    absence_unit = models.CharField(
+        _("absence score counts"),
+        max_length=10,
+        choices=AbsenceUnit.choices,
+        default=AbsenceUnit.ROUND,
+        help_text=_("The fixed absence score per round, or once for the whole evening."),
+    )
+    sitout_mars = models.BooleanField(
+        _("a sit-out counts as a mars"),
+        default=False,
+        help_text=_(
+            "For clubs that give 1600 plus a mars: the sit-out counts one mars for the "
+            "marsen column and tie-breaks (put the mars's points in the sit-out score)."
+        ),
+    )
+    late_score = models.PositiveIntegerField(
+        _("late arrival score"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Points per round a player who arrives late missed; empty: no score for "
+            "those rounds."
+        ),
+    )
+    prize_rule = models.CharField(
+        _("evening prizes"),
+        max_length=14,
+        choices=PrizeRule.choices,
+        default=PrizeRule.WINNER,
+        help_text=_("The poedelprijs (lowest score) is always given besides."),
+    )
+    prize_places = models.PositiveSmallIntegerField(
+        _("prize places"),
+        null=True,
+        blank=True,
+        help_text=_("With \"the first N places\": N."),
     )
     ranking_basis = models.CharField(
         _("ranking by"), max_length=10, choices=RankingBasis.choices, default=RankingBasis.TOTAL
@@ -122,6 +178,12 @@ class Competition(models.Model):
         blank=True,
         help_text=_("Applied in this order; players still equal share the rank."),
     )
+    side_rankings = models.JSONField(
+        _("other rankings"),
+        default=list,
+        blank=True,
+        help_text=_("Shown beside the main standings."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -138,6 +200,19 @@ class Competition(models.Model):
                 condition=Q(rounds_per_evening__gte=1) & Q(rounds_per_evening__lte=12),
                 name="competition_rounds_range",
                 violation_error_message=_("An evening has between 1 and 12 rounds."),
+            ),
+            models.CheckConstraint(
+                condition=Q(absence_unit__in=["round", "evening"]),
+                name="competition_absence_unit_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(prize_rule__in=["winner", "first_n", "per_four", "formule_van_4"]),
+                name="competition_prize_rule_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(prize_rule="first_n") | Q(prize_places__gte=1),
+                name="competition_prize_places_given",
+                violation_error_message=_("Say how many places win a prize."),
             ),
         ]
 
@@ -187,6 +262,12 @@ class Competition(models.Model):
     def clean(self):
         """The rule set is the preset with the overrides, checked by the scoring core;
         the overrides are stored as the core gives them (only what differs)."""
+        side = self.side_rankings
+        if not isinstance(side, list) or any(v not in self.SideRanking.values for v in side):
+            raise ValidationError({"side_rankings": _("Unknown ranking.")})
+        self.side_rankings = [v for v in self.SideRanking.values if v in side]
+        if self.prize_rule == self.PrizeRule.FIRST_N and not self.prize_places:
+            raise ValidationError({"prize_places": _("Say how many places win a prize.")})
         try:
             ruleset = self.ruleset()
         except InvalidRuleset as exc:
@@ -341,6 +422,7 @@ class Attendance(models.Model):
     class Status(models.TextChoices):
         PRESENT = "present", _("present")
         LEFT = "left", _("left early")
+        LATE = "late", _("arrives late")
         EXCUSED = "excused", _("called in absent")
 
     evening = models.ForeignKey(
