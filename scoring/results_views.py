@@ -170,9 +170,7 @@ def describe_prizes(competition):
     elif rule == Competition.PrizeRule.PER_FOUR:
         prizes = _("An evening has 1 prize per 4 players (at least 1), for the first places.")
     elif rule == Competition.PrizeRule.FORMULE_VAN_4:
-        prizes = _(
-            "Evening prizes by the formule van 4: places 1 to 4, then 8, 12, 16 and so on."
-        )
+        prizes = _("Evening prizes by the formule van 4: places 1 to 4, then 8, 12, 16 and so on.")
     else:
         prizes = _("The evening's winner wins a prize.")
     return [

@@ -141,8 +141,7 @@ class Competition(models.Model):
         null=True,
         blank=True,
         help_text=_(
-            "Points per round a player who arrives late missed; empty: no score for "
-            "those rounds."
+            "Points per round a player who arrives late missed; empty: no score for those rounds."
         ),
     )
     prize_rule = models.CharField(
@@ -156,7 +155,7 @@ class Competition(models.Model):
         _("prize places"),
         null=True,
         blank=True,
-        help_text=_("With \"the first N places\": N."),
+        help_text=_('With "the first N places": N.'),
     )
     ranking_basis = models.CharField(
         _("ranking by"), max_length=10, choices=RankingBasis.choices, default=RankingBasis.TOTAL
