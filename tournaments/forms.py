@@ -105,6 +105,9 @@ class CompetitionForm(forms.ModelForm):
         self.fields["ruleset_preset"].disabled = locked
         # Individual competitions have no pairs to move: a form without it keeps the default.
         self.fields["movement"].required = False
+        # Settings added later: a form posted without them keeps what the competition has.
+        self.fields["absence_unit"].required = False
+        self.fields["prize_rule"].required = False
         self.fields["ruleset_preset"].label = _("Start from")
         self.order_fields([*self.Meta.fields[:6], "ruleset_base", *RULE_FIELDS])
 
@@ -125,6 +128,17 @@ class CompetitionForm(forms.ModelForm):
             }
             for name, ruleset in RULESETS.items()
         }
+
+    def _kept(self, name):
+        return self.cleaned_data[name] or getattr(
+            self.instance, name, Competition._meta.get_field(name).default
+        )
+
+    def clean_absence_unit(self):
+        return self._kept("absence_unit")
+
+    def clean_prize_rule(self):
+        return self._kept("prize_rule")
 
     def clean_movement(self):
         return self.cleaned_data["movement"] or (
