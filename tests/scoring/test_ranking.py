@@ -181,9 +181,8 @@ def test_prize_places_by_rule(rule, players, places, expected):
 
 def test_players_sharing_a_place_share_its_prize():
     # Places 1, 2, 2, 4, 5, 5: with prizes for places 1-4 and 6, the pair at 5-6 wins.
-    lines = rank_evening(
-        {key: EveningLine(1, points, 1) for key, points in zip("abcdef", [9, 8, 8, 7, 6, 6], strict=True)}
-    )
+    points = dict(zip("abcdef", [9, 8, 8, 7, 6, 6], strict=True))
+    lines = rank_evening({key: EveningLine(1, value, 1) for key, value in points.items()})
     assert prize_keys(lines, frozenset({1, 2, 3, 4, 6})) == set("abcdef")
     assert prize_keys(lines, frozenset({1, 2})) == {"a", "b", "c"}
     assert prize_keys(lines, frozenset({4})) == {"d"}
