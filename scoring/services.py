@@ -170,6 +170,19 @@ def _summary(game, hands):
     return rules.score_game(game_ruleset(game), [(h.score_a, h.score_b) for h in hands])
 
 
+def game_roem(ruleset, hands):
+    """The roem each team banked over the hands: what counts for it in the
+    statistics (on nat the rule set's ``nat_roem`` says who banks it)."""
+    roem_a = roem_b = 0
+    for hand in hands:
+        banked = rules.banked_roem(
+            ruleset, playing=hand.playing, nat=hand.nat, roem=(hand.roem_a, hand.roem_b)
+        )
+        roem_a += banked.a
+        roem_b += banked.b
+    return roem_a, roem_b
+
+
 def _recompute(game, hands):
     """Store the game's totals, counts and status from its hands.
 
@@ -184,8 +197,7 @@ def _recompute(game, hands):
     game.marsen_b = sum(1 for h in hands if h.pit == "B")
     game.nat_a = sum(1 for h in hands if h.nat and h.playing == "A")
     game.nat_b = sum(1 for h in hands if h.nat and h.playing == "B")
-    game.roem_a = sum(h.roem_a for h in hands)
-    game.roem_b = sum(h.roem_b for h in hands)
+    game.roem_a, game.roem_b = game_roem(game_ruleset(game), hands)
     if game.status != Game.Status.CONFIRMED or not summary.complete:
         game.status = Game.Status.COMPLETE if summary.complete else Game.Status.OPEN
         game.confirmed_by = ""

@@ -103,6 +103,7 @@ from common.text import has_control_character
 from scoring import rules
 from scoring.messages import DECLARED_MESSAGES, MESSAGES
 from scoring.models import Adjustment, AuditEntry, Game, Hand
+from scoring.services import game_roem
 from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
 
 from .handlog import ALIASES, COLUMNS, NAMES, POSITION, REQUIRED, TITLES
@@ -1404,7 +1405,8 @@ def _create_competition(club, preview, *, name, preset, **fields):
 def _write(preview, *, club, competition, by, filename) -> ImportResult:
     now = timezone.now()
     user = by if by is not None and by.is_authenticated else None
-    snapshot = competition.ruleset().to_dict()
+    ruleset = competition.ruleset()
+    snapshot = ruleset.to_dict()
     short_name = filename if len(filename) <= 80 else filename[:79] + "…"
     confirmed_by = _("import")
     actor = (user.get_username() if user else _("command line"))[:150]
@@ -1485,8 +1487,7 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
                 marsen_b=sum(1 for h in hands if h.pit == "B"),
                 nat_a=sum(1 for h in hands if h.nat and h.playing == "A"),
                 nat_b=sum(1 for h in hands if h.nat and h.playing == "B"),
-                roem_a=sum(h.roem_a for h in hands),
-                roem_b=sum(h.roem_b for h in hands),
+                **dict(zip(("roem_a", "roem_b"), game_roem(ruleset, hands), strict=True)),
                 version=1,
                 confirmed_by=confirmed_by,
                 confirmed_at=now,

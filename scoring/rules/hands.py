@@ -41,6 +41,7 @@ __all__ = [
     "HandResult",
     "InvalidHand",
     "Outcome",
+    "banked_roem",
     "check_declarations",
     "format_declarations",
     "parse_declarations",
@@ -669,6 +670,27 @@ def score_hand(
             _new(PerTeam, (sa, sb)),
         ),
     )
+
+
+def banked_roem(ruleset: Ruleset, *, playing: Team | str, nat: bool, roem) -> PerTeam:
+    """The roem each team banked in a hand: the roem that counts for it.
+
+    A made hand: each team its own. Nat: as ``ruleset.nat_roem`` says (all to the
+    defenders, each keeps its own, or the nat team's is lost).
+
+    >>> banked_roem(get_ruleset("rotterdam"), playing="A", nat=True, roem=(20, 50))
+    PerTeam(a=0, b=70)
+    """
+    ra, rb = roem
+    if not nat:
+        return PerTeam(ra, rb)
+    team = Team(playing) if not isinstance(playing, Team) else playing
+    own, other = (ra, rb) if team is Team.A else (rb, ra)
+    if ruleset.nat_roem is NatRoem.TO_DEFENDERS:
+        own, other = 0, ra + rb
+    elif ruleset.nat_roem is NatRoem.NAT_TEAM_LOSES:
+        own = 0
+    return PerTeam(own, other) if team is Team.A else PerTeam(other, own)
 
 
 _new = tuple.__new__
