@@ -1,4 +1,4 @@
-"""Migration scoring 0005 stores each game's roem as the roem each team banked: a nat
+"""Migration scoring 0006 stores each game's roem as the roem each team banked: a nat
 hand's roem goes where the game's rule set says (Issue 19)."""
 
 import pytest
@@ -9,8 +9,8 @@ from scoring import rules
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("scoring", "0004_adjustment_marsen")]
-AFTER = [("scoring", "0005_game_roem_banked")]
+BEFORE = [("scoring", "0005_adjustment_marsen")]
+AFTER = [("scoring", "0006_game_roem_banked")]
 
 
 def migrate(targets):
