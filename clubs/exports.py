@@ -9,11 +9,14 @@ Decisions
 .xlsx
     One sheet, the title row bold and frozen (``A2``) with a filter on it,
     columns as wide as their longest value (between 8 and 50 characters).
-    Real values: texts as text (a membership number "0012" keeps its zeros;
-    an empty field is an empty cell),
-    active and guest as true/false cells, which Excel shows as WAAR/ONWAAR in
-    Dutch. A text starting with ``=``, ``+``, ``-`` or ``@`` is written as a
-    string cell with Excel's quote prefix, so no spreadsheet reads it as a
+    Texts as text (a membership number "0012" keeps its zeros; an empty field
+    is an empty cell); the membership number and phone columns are formatted
+    as text (``@``), so a number typed there in LibreOffice or Excel keeps its
+    leading zero too. Active and guest as the words ja/nee (yes/no in English),
+    not true/false cells: LibreOffice and Excel save those as ``=TRUE()``
+    formulas, and a word reads the same everywhere. A text starting with
+    ``=``, ``+``, ``-`` or ``@`` is written as a string cell with Excel's
+    quote prefix, so no spreadsheet reads it as a
     formula, not even after the cell is edited; the value itself is unchanged.
 CSV
     UTF-8 with a byte-order mark, so Excel shows accents right; ``;`` between
@@ -32,6 +35,7 @@ from django.utils.translation import gettext as _
 from .imports import FIELDS, FORMULA_TRIGGERS, column_titles
 
 CSV_DELIMITER = ";"
+TEXT_COLUMNS = ("membership_number", "phone")  # digits that must stay text
 CSV_TRIGGERS = (*FORMULA_TRIGGERS, "\t", "\r")
 MIN_WIDTH, MAX_WIDTH = 8, 50
 
@@ -59,20 +63,25 @@ def members_xlsx(members) -> bytes:
     for values in _rows(members):
         row = []
         for index, value in enumerate(values):
+            if isinstance(value, bool):
+                value = _("yes") if value else _("no")
             if isinstance(value, str):
                 # openpyxl refuses control characters; the importer never stores them.
                 value = ILLEGAL_CHARACTERS_RE.sub("", value)
                 widths[index] = max(widths[index], len(value))
             row.append(None if value == "" else value)  # an empty cell, not an empty text
         sheet.append(row)
-        for cell in sheet[sheet.max_row]:
+        for index, cell in enumerate(sheet[sheet.max_row]):
             if isinstance(cell.value, str) and cell.value.startswith(FORMULA_TRIGGERS):
                 cell.data_type = "s"  # openpyxl took a leading "=" for a formula
                 cell.quotePrefix = True
+            if FIELDS[index] in TEXT_COLUMNS:
+                cell.number_format = "@"
     for index, width in enumerate(widths, 1):
-        sheet.column_dimensions[get_column_letter(index)].width = min(
-            max(width + 2, MIN_WIDTH), MAX_WIDTH
-        )
+        column = sheet.column_dimensions[get_column_letter(index)]
+        column.width = min(max(width + 2, MIN_WIDTH), MAX_WIDTH)
+        if FIELDS[index - 1] in TEXT_COLUMNS:
+            column.number_format = "@"  # new cells typed there stay text
     sheet.freeze_panes = "A2"
     sheet.auto_filter.ref = sheet.dimensions
     buffer = io.BytesIO()

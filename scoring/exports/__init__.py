@@ -40,7 +40,8 @@ The table link
 
 from django.urls import NoReverseMatch, reverse
 
-FORMULA_TRIGGERS = ("=", "+", "-", "@")
+from common.tabular import FORMULA_TRIGGERS
+
 CSV_TRIGGERS = (*FORMULA_TRIGGERS, "\t", "\r")
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

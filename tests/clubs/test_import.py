@@ -2,6 +2,7 @@
 
 import codecs
 import csv
+import dataclasses
 import html
 import io
 import zipfile
@@ -86,8 +87,14 @@ def upload(client, club, data, filename):
 
 
 def apply(club, preview, by):
+    """As the page does: with the changes the preview showed."""
     return imports.member_import_apply(
-        club=club, rows=preview.rows, by=by, filename=preview.filename, columns=preview.columns
+        club=club,
+        rows=preview.rows,
+        by=by,
+        filename=preview.filename,
+        columns=preview.columns,
+        planned=preview.planned_changes,
     )
 
 
@@ -288,13 +295,22 @@ def test_duplicate_names_in_the_file_are_errors_ignoring_case_and_spacing(club):
     assert "same name is on row 2" in problem.message
 
 
-def test_cp1252_csv_is_rejected_with_the_line_and_a_way_out(club):
+def test_cp1252_csv_is_read_with_a_warning_for_every_user(club):
     data = "Naam;Lidnummer\r\nJan;1\r\nJosé Müller;2\r\n".encode("cp1252")
+    preview = preview_of(club, data)
+    assert preview.ok, problems(preview)
+    assert [r.name for r in preview.to_add] == ["Jan", "José Müller"]
+    (warning,) = preview.warnings
+    assert "Windows-1252" in warning and "LibreOffice" in warning and "CSV UTF-8" in warning
+
+
+def test_csv_in_neither_utf8_nor_cp1252_is_rejected_with_the_line(club):
+    data = b"Naam;Lidnummer\r\nJan;1\r\nJos\x81 M\x8d;2\r\n"
     preview = preview_of(club, data)
     problem = only_problem(preview)
     assert problem.row is None
-    assert "not UTF-8" in problem.message and "line 3" in problem.message
-    assert "CSV UTF-8" in problem.message
+    assert "not text in UTF-8 or Windows-1252" in problem.message and "line 3" in problem.message
+    assert "LibreOffice" in problem.message and "CSV UTF-8" in problem.message
     assert preview.rows == [] and not preview.can_apply
 
 
@@ -356,7 +372,9 @@ def test_zip_that_is_not_a_workbook_is_rejected(club):
 
 
 def test_workbook_that_unpacks_too_large_is_rejected(club, monkeypatch):
-    monkeypatch.setattr(imports, "MAX_UNPACKED_BYTES", 1000)
+    monkeypatch.setattr(
+        imports, "LIMITS", dataclasses.replace(imports.LIMITS, max_unpacked_bytes=1000)
+    )
     problem = only_problem(preview_of(club, xlsx_bytes([["Naam"], ["Jan"]]), "l.xlsx"))
     assert "too large when unpacked" in problem.message
 
@@ -367,7 +385,7 @@ def test_a_stray_cell_far_away_does_not_make_the_sheet_huge(club):
 
     preview = preview_of(club, xlsx_bytes([["Naam"], ["Jan"]], edit=stray), "l.xlsx")
     assert [r.name for r in preview.to_add] == ["Jan"]
-    assert preview.warnings == ["Column XFD has values but no title; it is not imported."]
+    assert preview.warnings == ["Only columns A to CV are read; the sheet goes on to column XFD."]
 
 
 def test_header_without_members_is_an_error(club):
@@ -385,31 +403,39 @@ def test_file_over_5_mb_is_rejected_before_reading(club):
 def test_more_than_the_row_limit_is_rejected(club):
     rows = [[f"Speler {n}"] for n in range(imports.MAX_ROWS + 1)]
     preview = preview_of(club, csv_bytes([["naam"], *rows]))
-    assert f"more than {imports.MAX_ROWS} members" in preview.problems[-1].message
+    assert "more than 2,000 rows below the column titles" in preview.problems[-1].message
     assert not preview.can_apply
 
 
 # ---------------------------------------------------------------- duplicates against the club
 
 
-def test_existing_members_by_number_or_name_are_skipped_not_doubled(club):
+def test_existing_members_by_number_or_name_are_never_doubled(club):
     admin = factories.role(club, "admin")
     factories.member(club, "Piet Pietersen", membership_number="100")
     factories.member(club, "Élise van Dam")
     data = csv_bytes(
-        [["Naam", "Lidnummer"], ["Klaas", "100"], ["élise VAN DAM", ""], ["Nieuw Lid", "101"]]
+        [
+            ["Naam", "Lidnummer"],
+            ["Piet Pietersen", "100"],
+            ["élise VAN DAM", ""],
+            ["Nieuw Lid", "101"],
+        ]
     )
     preview = preview_of(club, data)
     assert preview.ok
     assert [r.name for r in preview.to_add] == ["Nieuw Lid"]
     assert [(s.row.row, s.reason) for s in preview.skipped] == [
-        (2, "already a member: Piet Pietersen has membership number 100."),
-        (3, "already a member: Élise van Dam."),
+        (2, "already a member: Piet Pietersen, nothing differs."),
+    ]
+    # The name differs only in case: shown as a change, as the file writes it.
+    assert [(c.row.row, [str(f) for f in c.fields]) for c in preview.to_change] == [
+        (3, ["Naam: Élise van Dam → élise VAN DAM"])
     ]
     result = apply(club, preview, admin)
     assert [m.name for m in result.added] == ["Nieuw Lid"]
     assert Member.objects.filter(club=club).count() == 3
-    assert Member.objects.filter(club=club, name__iexact="klaas").count() == 0
+    assert Member.objects.filter(club=club, name="élise VAN DAM").count() == 1
 
 
 def test_members_of_another_club_are_not_duplicates(club, other_club):
@@ -537,7 +563,7 @@ BROKEN_FILES = {
     "wrong columns": (csv_bytes([["Lidnummer", "Adres"], ["1", "Dorpsstraat 1"]]), "l.csv"),
     "empty name": (csv_bytes([["Naam", "Lidnummer"], ["Jan", "1"], ["", "2"]]), "l.csv"),
     "duplicate numbers": (csv_bytes([["Naam", "Lidnummer"], ["Jan", "7"], ["Kees", "7"]]), "l.csv"),
-    "non-utf8 csv": ("Naam\r\nJosé\r\n".encode("cp1252"), "l.csv"),
+    "non-utf8 csv": (b"Naam\r\nJos\x81\r\n", "l.csv"),
     "formula": (xlsx_bytes([["Naam"], ["Jan"], ['="Kees"']]), "l.xlsx"),
     "merged cells": (
         xlsx_bytes([["Naam", "Lidnummer"], ["Jan", 1]], edit=lambda s: s.merge_cells("A2:B2")),
@@ -549,7 +575,7 @@ EXPECTED = {
     "wrong columns": "no column for the names",
     "empty name": "the name is empty.",
     "duplicate numbers": "membership number 7 is also on row 2",
-    "non-utf8 csv": "not UTF-8",
+    "non-utf8 csv": "not text in UTF-8 or Windows-1252",
     "formula": "holds a formula",
     "merged cells": "A2:B2 are merged",
     "not a workbook": "not an Excel workbook",

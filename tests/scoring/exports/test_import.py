@@ -1,6 +1,7 @@
 """Importing past results: the round trip, twice, and every way a file can be wrong."""
 
 import csv
+import dataclasses
 import io
 import time
 import zipfile
@@ -10,6 +11,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from clubs.models import Club, Member
+from common.tabular import normalise_title
 from scoring import rules, standings
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, importers, xlsx
@@ -419,11 +421,20 @@ def test_a_sit_out_row_with_a_table_is_an_error(competition):
     assert [(p.row, p.column) for p in problems] == [(18, "table")]
 
 
-def test_a_file_that_is_not_utf8_is_refused_with_its_line(competition):
+def test_a_file_in_windows_1252_is_read_with_a_warning(competition):
+    factories.member(competition.club, "Ännä")
+    data = csv_bytes(game_rows(names=["Ännä", "Bert", "Cor", "Dirk"]), encoding="cp1252")
+    found = preview(competition, data)
+    assert found.ok, found.problems
+    assert any("Windows-1252" in warning for warning in found.warnings)
+    assert apply(competition, data).hands == 16
+
+
+def test_a_file_in_another_encoding_is_refused_with_its_line(competition):
     rows = game_rows()
-    data = csv_bytes(rows).replace(b"Anna", "Ännä".encode("cp1252"))
+    data = csv_bytes(rows).replace(b"Anna", b"\x81nn\x8d")
     problems = rejected(competition, data)
-    assert "not UTF-8 text (line 2" in problems[0].message
+    assert "not text in UTF-8 or Windows-1252 (line 2" in problems[0].message
 
 
 def test_a_zip_that_is_not_a_workbook_is_refused(competition):
@@ -431,7 +442,10 @@ def test_a_zip_that_is_not_a_workbook_is_refused(competition):
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("photo.jpg", b"\xff\xd8not really")
     problems = rejected(competition, buffer.getvalue(), "hands.xlsx")
-    assert problems[0].message == "The file is not an Excel workbook (.xlsx) that can be read."
+    assert problems[0].message == (
+        "The file is not an Excel workbook (.xlsx) or a LibreOffice spreadsheet (.ods) "
+        "that can be read."
+    )
 
 
 @pytest.mark.parametrize(
@@ -473,11 +487,11 @@ def test_a_hundred_thousand_rows_are_refused_quickly_by_the_row_limit(competitio
     started = time.perf_counter()
     problems = rejected(competition, data)
     assert time.perf_counter() - started < 10
-    assert len(problems) == 1 and "more than 50.000 rows" in problems[0].message
+    assert len(problems) == 1 and "more than 50,000 rows" in problems[0].message
 
 
 def test_a_file_over_the_size_limit_is_refused_before_reading(competition, monkeypatch):
-    monkeypatch.setattr(importers, "MAX_UPLOAD_BYTES", 1000)
+    monkeypatch.setattr(importers, "LIMITS", dataclasses.replace(importers.LIMITS, max_bytes=1000))
     problems = rejected(competition, csv_bytes(game_rows()))
     assert "The file is too large" in problems[0].message
 
@@ -505,8 +519,8 @@ def test_only_a_director_may_import(competition):
 def test_aliases_do_not_collide():
     aliases = importers._aliases()
     for key in handlog.COLUMNS:
-        assert aliases[importers._normalise(key)] == key
-        assert aliases[importers._normalise(handlog.TITLES[key])] == key
+        assert aliases[normalise_title(key)] == key
+        assert aliases[normalise_title(handlog.TITLES[key])] == key
 
 
 def test_millions_of_blank_lines_are_skipped_quickly(competition):
