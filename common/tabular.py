@@ -281,6 +281,7 @@ class Table:
     first_line: str = ""
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    last_column: int = 0  # of the sheet as a workbook states it (1 is A), 0 if not known
 
     def rows(self) -> Iterator[tuple[int, list]]:
         """(row number, cells) of every row that holds something; the first is the titles."""
@@ -288,24 +289,30 @@ class Table:
         count = -1  # the titles do not count
         too_wide = 0
         for number, cells in self._rows:
+            if len(cells) > limits.max_columns:
+                too_wide = too_wide or number
+                del cells[limits.max_columns :]
             while cells and cells[-1] is None:
                 cells.pop()
             if not cells:
                 continue
-            if len(cells) > limits.max_columns:
-                too_wide = too_wide or number
-                del cells[limits.max_columns :]
             count += 1
             if count > limits.max_rows:
                 raise Rejected(limits.rows_problem())
             yield number, cells
-        if too_wide:
+        last = column_letter(limits.max_columns - 1)
+        if self.last_column > limits.max_columns:
+            self.warnings.append(
+                _("Only columns A to %(last)s are read; the sheet goes on to column %(far)s.")
+                % {"last": last, "far": column_letter(self.last_column - 1)}
+            )
+        elif too_wide:
             self.warnings.append(
                 _(
                     "Only columns A to %(last)s are read; row %(row)s has values further "
                     "to the right, which are left out."
                 )
-                % {"last": column_letter(limits.max_columns - 1), "row": too_wide}
+                % {"last": last, "row": too_wide}
             )
 
     def header_hint(self) -> str:
@@ -482,8 +489,12 @@ def _open_zip(data: bytes, limits: Limits) -> Table:
         table._rows = _ods_rows(archive, table)
         return table
     if "xl/workbook.xml" in infos:
-        strings = infos.get("xl/sharedStrings.xml")
-        if strings is not None and strings.file_size > limits.max_shared_strings_bytes:
+        strings = sum(
+            info.file_size
+            for name, info in infos.items()
+            if name.lower().endswith("sharedstrings.xml")
+        )
+        if strings > limits.max_shared_strings_bytes:
             raise Rejected(Problem(_("The workbook is too large when unpacked.")))
         table = Table(kind="xlsx", limits=limits, _rows=iter(()))
         table._rows = _xlsx_rows(data, archive, table)
@@ -544,6 +555,7 @@ def _xlsx_rows(data, archive, table):
     limits = table.limits
     known_width = sheet.max_column if isinstance(sheet.max_column, int) else None
     width = min(known_width or limits.max_columns + 1, limits.max_columns + 1)
+    table.last_column = known_width or 0
     try:
         gap = None
         for number, cells in enumerate(sheet.iter_rows(min_row=1, max_col=width), 1):
@@ -563,11 +575,6 @@ def _xlsx_rows(data, archive, table):
     finally:
         workbook.close()
     table.problems.extend(_merged_problem(reference) for reference in merged)
-    if known_width and known_width > limits.max_columns and not table.warnings:
-        table.warnings.append(
-            _("Only columns A to %(last)s are read; the sheet goes on to column %(far)s.")
-            % {"last": column_letter(limits.max_columns - 1), "far": column_letter(known_width - 1)}
-        )
 
 
 def _xlsx_value(cell, limits):
@@ -659,7 +666,7 @@ class _OdsParser:
             self.done = True
         elif name == _ANNOTATION:
             self.annotation -= 1
-        elif name == _P:
+        elif name == _P and not self.annotation:
             self.in_p = False
         elif name in (_T_CELL, _T_COVERED) and self.cell is not None:
             self._end_cell()

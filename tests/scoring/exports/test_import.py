@@ -17,6 +17,7 @@ from scoring.exports import csv as csv_export
 from scoring.exports import handlog, importers, xlsx
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tests import factories
+from tests.common import spreadsheets
 from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -544,3 +545,69 @@ def test_a_stray_cell_far_down_a_workbook_is_no_trouble(competition):
     found = preview(competition, buffer.getvalue(), "hands.xlsx")
     assert found.ok and found.hands == 16
     assert time.perf_counter() - started < 10
+
+
+# ---------------------------------------------------------------- one reader for every import
+
+
+def hand_rows(rows, columns=handlog.COLUMNS):
+    return [list(columns), *[[row.get(column, "") for column in columns] for row in rows]]
+
+
+@pytest.mark.parametrize("kind", ["csv ,", "csv ;", "csv tab", "xlsx", "ods"])
+def test_a_hand_log_reads_the_same_from_every_kind_of_file(competition, kind):
+    rows = hand_rows(game_rows())
+    if kind == "xlsx":
+        data, name = spreadsheets.libreoffice_xlsx(rows), "hands.xlsx"
+    elif kind == "ods":
+        data, name = spreadsheets.ods_bytes(rows), "hands.ods"
+    else:
+        separator = {"tab": "\t"}.get(kind[4:], kind[4:])
+        data, name = spreadsheets.csv_bytes(rows, delimiter=separator), "hands.csv"
+    found = preview(competition, data, name)
+    assert found.ok, found.problems
+    assert (found.games, found.hands, found.warnings) == (1, 16, [])
+    assert apply(competition, data, name).hands == 16
+
+
+def test_guard_apostrophes_kept_by_libreoffice_are_dropped_in_a_workbook(competition):
+    """The hand log CSV guards "=Anna" as "'=Anna"; LibreOffice keeps that when saving .xlsx."""
+    factories.member(competition.club, "=Anna")
+    rows = hand_rows(game_rows(names=["'=Anna", "Bert", "Cor", "Dirk"]))
+    for data, name in [
+        (spreadsheets.libreoffice_xlsx(rows), "hands.xlsx"),
+        (spreadsheets.ods_bytes(rows), "hands.ods"),
+    ]:
+        found = preview(competition, data, name)
+        assert found.ok and found.new_members == [], (name, found.problems)
+    apply(competition, spreadsheets.ods_bytes(rows), "hands.ods")
+    assert {s.member.name for s in Seat.objects.all()} == {"=Anna", "Bert", "Cor", "Dirk"}
+
+
+def test_a_hand_log_saved_in_one_column_says_which_separator_it_found(competition):
+    """Opened in Dutch Excel (which splits on ";") and saved: every row is one quoted cell."""
+    lines = csv_export.hand_log_csv(handlog.hand_log_rows(competition)).decode("utf-8-sig")
+    data = "".join(f'"{line}"\r\n' for line in lines.splitlines()).encode()
+    problems = rejected(competition, data)
+    assert "these are missing" in problems[0].message
+    assert "“,” (comma) between the titles" in problems[1].message
+    assert "a semicolon (;), a comma (,) or a tab" in problems[1].message
+
+
+def test_merged_cells_and_formulas_in_a_results_workbook_are_problems(competition):
+    def edit(sheet):
+        sheet.merge_cells("A3:A4")
+        sheet["K5"] = "=162-J5"
+
+    rows = hand_rows(game_rows(), handlog.REQUIRED)
+    problems = rejected(competition, spreadsheets.libreoffice_xlsx(rows, edit=edit), "h.xlsx")
+    found = [(p.row, p.column, p.message[:20]) for p in problems]
+    assert (3, None, "cells A3:A4 are merg") in found
+    assert (5, "points_b", "the cell holds a for") in found
+
+
+def test_a_name_with_a_line_break_is_a_row_problem(competition):
+    rows = game_rows(changes={2: {"north": "Anna\nJansen"}})
+    problems = rejected(competition, csv_bytes(rows))
+    assert [(p.row, p.column) for p in problems] == [(3, "north")]
+    assert "line break" in problems[0].message
