@@ -16,12 +16,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from common.tabular import ACCEPT
+
 from . import exports, imports, selectors
 from .permissions import Role, club_required
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-ODS_TYPE = "application/vnd.oasis.opendocument.spreadsheet"
-ACCEPT = f".csv,.txt,.xlsx,.ods,text/csv,{XLSX_TYPE},{ODS_TYPE}"
 
 
 class MemberImportForm(forms.Form):

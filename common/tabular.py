@@ -74,6 +74,7 @@ import codecs
 import csv
 import io
 import re
+import sys
 import xml.parsers.expat
 import zipfile
 from collections.abc import Iterator
@@ -93,7 +94,12 @@ EXCEL_MAX_ROW = 1_048_576
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 _BOOLEAN_FORMULAS = {"=TRUE()": True, "=TRUE": True, "=FALSE()": False, "=FALSE": False}
 _CHUNK = 64 * 1024
-_ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+ODS_TYPE = "application/vnd.oasis.opendocument.spreadsheet"
+_ODS_MIMETYPE = ODS_TYPE.encode()
+ACCEPT = (  # for <input type="file" accept="...">: what read_table reads
+    ".csv,.txt,.xlsx,.ods,text/csv,"
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet," + ODS_TYPE
+)
 
 
 # ---------------------------------------------------------------- the report's vocabulary
@@ -224,6 +230,8 @@ def _text_cell(text: str, limits: Limits):
         return None
     if text[0] == FORMULA_GUARD and text[1:2] in FORMULA_TRIGGERS:
         text = text[1:]  # the guard the site's exports put before = + - @
+    if len(text) <= 40:
+        text = sys.intern(text)  # names repeat on every row of a hand log: keep one copy
     if _CONTROL.search(text):
         return Bad(
             _(
@@ -766,6 +774,7 @@ def _ods_rows(archive, table):
 
 
 __all__ = [
+    "ACCEPT",
     "FORMULA_GUARD",
     "FORMULA_TRIGGERS",
     "Bad",

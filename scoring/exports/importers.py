@@ -69,11 +69,15 @@ Files
     before ``= + - @``) is dropped. When no column title is found, the report
     says which separator the first row has.
 Limits
-    Files up to 20 MB, workbooks that unpack to at most 150 MB, and at most
-    50,000 rows: the largest season we know (100 players every week, the
-    benchmark) has 48,000 hands, and a file is one competition. More rows is
-    refused while reading, before anything is checked, asking to split the
-    file. A report lists at most 500 problems and says how many more there are.
+    :data:`LIMITS` (the command ``import_results``): files up to 20 MB,
+    workbooks that unpack to at most 150 MB, and at most 50,000 rows: the
+    largest season we know (100 players every week, the benchmark) has 48,000
+    hands, and a file is one competition. :data:`PAGE_LIMITS` (the upload
+    page): 20,000 rows and 64 MB unpacked, what a request reads, checks and
+    stores within about 20 s (measured by ``make bench``); the page says so and
+    points to the command for more. More rows is refused while reading, before
+    anything is checked, asking to split the file. A report lists at most 500
+    problems and says how many more there are.
 """
 
 from __future__ import annotations
@@ -123,6 +127,12 @@ __all__ = [
 ]
 
 LIMITS = Limits(max_bytes=20 * 1024 * 1024, max_rows=50_000, max_unpacked_bytes=150 * 1024 * 1024)
+# What one web request reads, checks and stores within ~20 s (the worker's
+# timeout is 30 s) on a club laptop: measured by ``make bench``
+# (scoring.exports.import_bench). Larger files: manage.py import_results.
+PAGE_LIMITS = Limits(
+    max_bytes=20 * 1024 * 1024, max_rows=20_000, max_unpacked_bytes=64 * 1024 * 1024
+)
 MAX_UPLOAD_BYTES = LIMITS.max_bytes
 MAX_ROWS = LIMITS.max_rows
 MAX_PROBLEMS = 500
@@ -312,8 +322,8 @@ def _aliases() -> dict[str, str]:
     return aliases
 
 
-def size_problem(size) -> Problem:
-    return LIMITS.size_problem(size)
+def size_problem(size, limits: Limits | None = None) -> Problem:
+    return (limits or LIMITS).size_problem(size)
 
 
 # ---------------------------------------------------------------- cells
@@ -525,19 +535,35 @@ class _Row:
         )
 
 
+class _Cells:
+    """One row's cells by column key, without a dict per row (a season has 50,000 rows)."""
+
+    __slots__ = ("cells", "index_of")
+
+    def __init__(self, cells, index_of):
+        self.cells = cells
+        self.index_of = index_of
+
+    def get(self, key, default=None):
+        index = self.index_of.get(key)
+        if index is None or index >= len(self.cells):
+            return default
+        return self.cells[index]
+
+
 def _collect(records, index_of):
-    """The rows that are not empty, as {key: value}.
+    """The rows that are not empty in the columns read, as (number, :class:`_Cells`).
 
     Read to the end before anything is checked, so a file over the reader's
     row limit is refused fast.
     """
+    columns = sorted(set(index_of.values()))
     rows = []
     for number, cells in records:
         width = len(cells)
-        values = {key: cells[i] if i < width else None for key, i in index_of.items()}
-        if all(_is_empty(v) for v in values.values()):
+        if all(i >= width or _is_empty(cells[i]) for i in columns):
             continue
-        rows.append((number, values))
+        rows.append((number, _Cells(cells, index_of)))
     return rows
 
 
@@ -1012,10 +1038,12 @@ def _plan_evenings(games, sitouts, preview, competition):
     preview.evenings = plans
 
 
-def _plan(data, filename, *, club, competition, ruleset, create_members) -> ResultsPreview:
+def _plan(
+    data, filename, *, club, competition, ruleset, create_members, limits=None
+) -> ResultsPreview:
     preview = ResultsPreview(filename=filename)
     try:
-        table = read_table(data, filename, limits=LIMITS, known_titles=_aliases())
+        table = read_table(data, filename, limits=limits or LIMITS, known_titles=_aliases())
         records = table.rows()
         fields = _header(records, preview, table)
         if fields is None:
@@ -1086,11 +1114,13 @@ def results_import_preview(
     filename: str = "",
     ruleset: rules.Ruleset | None = None,
     create_members: bool = False,
+    limits: Limits | None = None,
 ) -> ResultsPreview:
     """Read and check a hand log against the club and competition; changes nothing.
 
     ``competition`` may be None (it is to be created): then ``ruleset`` is the
-    rule set it will play, and the season is the file's dates.
+    rule set it will play, and the season is the file's dates. ``limits``:
+    :data:`PAGE_LIMITS` for a web request, :data:`LIMITS` when None.
     """
     if ruleset is None:
         ruleset = competition.ruleset() if competition is not None else rules.DEFAULT_RULESET
@@ -1101,6 +1131,7 @@ def results_import_preview(
         competition=competition,
         ruleset=ruleset,
         create_members=create_members,
+        limits=limits,
     )
 
 
@@ -1117,6 +1148,7 @@ def results_import_apply(
     filename: str = "",
     by=None,
     create_members: bool = False,
+    limits: Limits | None = None,
 ) -> ImportResult:
     """Store a hand log's evenings in the competition: all of them, or none.
 
@@ -1146,6 +1178,7 @@ def results_import_apply(
         competition=competition,
         ruleset=ruleset,
         create_members=create_members,
+        limits=limits,
     )
     if preview.problems:
         raise ImportRejected(preview.problems)
