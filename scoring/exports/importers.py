@@ -554,16 +554,19 @@ class _Cells:
 def _collect(records, index_of):
     """The rows that are not empty in the columns read, as (number, :class:`_Cells`).
 
+    Only the columns read are kept (a remarks column is let go at once).
     Read to the end before anything is checked, so a file over the reader's
     row limit is refused fast.
     """
     columns = sorted(set(index_of.values()))
+    position = {key: columns.index(index) for key, index in index_of.items()}
     rows = []
     for number, cells in records:
         width = len(cells)
-        if all(i >= width or _is_empty(cells[i]) for i in columns):
+        values = [cells[i] if i < width else None for i in columns]
+        if all(_is_empty(value) for value in values):
             continue
-        rows.append((number, _Cells(cells, index_of)))
+        rows.append((number, _Cells(values, position)))
     return rows
 
 
