@@ -9,11 +9,14 @@ Decisions
 .xlsx
     One sheet, the title row bold and frozen (``A2``) with a filter on it,
     columns as wide as their longest value (between 8 and 50 characters).
-    Real values: texts as text (a membership number "0012" keeps its zeros;
-    an empty field is an empty cell),
-    active and guest as true/false cells, which Excel shows as WAAR/ONWAAR in
-    Dutch. A text starting with ``=``, ``+``, ``-`` or ``@`` is written as a
-    string cell with Excel's quote prefix, so no spreadsheet reads it as a
+    Texts as text (a membership number "0012" keeps its zeros; an empty field
+    is an empty cell); the membership number and phone columns are formatted
+    as text (``@``), so a number typed there in LibreOffice or Excel keeps its
+    leading zero too. Active and guest as the words ja/nee (yes/no in English),
+    not true/false cells: LibreOffice and Excel save those as ``=TRUE()``
+    formulas, and a word reads the same everywhere. A text starting with
+    ``=``, ``+``, ``-`` or ``@`` is written as a string cell with Excel's
+    quote prefix, so no spreadsheet reads it as a
     formula, not even after the cell is edited; the value itself is unchanged.
 CSV
     UTF-8 with a byte-order mark, so Excel shows accents right; ``;`` between
@@ -36,6 +39,7 @@ from common.xlsxfile import XlsxWriter, table_sheet
 from .imports import FIELDS, column_titles
 
 CSV_DELIMITER = ";"
+TEXT_COLUMNS = ("membership_number", "phone")  # digits that must stay text
 
 
 def _rows(members):
@@ -46,7 +50,9 @@ def _rows(members):
 def members_xlsx(members) -> bytes:
     """The members as an .xlsx workbook, one row each, in the order given."""
     out = XlsxWriter()
-    table_sheet(out, _("Members"), column_titles().values(), _rows(members))
+    text_columns = [FIELDS.index(name) for name in TEXT_COLUMNS]
+    rows = ([_csv_value(value) for value in row] for row in _rows(members))
+    table_sheet(out, _("Members"), column_titles().values(), rows, text_columns=text_columns)
     return out.save()
 
 

@@ -64,3 +64,62 @@ class RoleGrantForm(forms.Form):
         if user is None:
             raise forms.ValidationError(_("No user with this username."))
         return user
+
+
+class ClubCreateForm(forms.ModelForm):
+    """A new club: its name, the short name in its links, and its rule set."""
+
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "ruleset_preset"]
+        help_texts = {
+            "slug": _("Follows the name; change it if you like. Letters, digits and hyphens."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+
+    def clean_slug(self):
+        from django.utils.text import slugify
+
+        slug = self.cleaned_data.get("slug") or slugify(self.data.get("name", ""))[:60]
+        if not slug:
+            raise forms.ValidationError(_("Give the club a short name for its links."))
+        if Club.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("Another club already uses this short name."))
+        return slug
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=ClubRole.Role.choices)
+    member = forms.ModelChoiceField(
+        label=_("Player"),
+        queryset=Member.objects.none(),
+        required=False,
+        help_text=_("For a member: the player who gets this account sees their own results."),
+    )
+    email = forms.EmailField(
+        label=_("E-mail"),
+        required=False,
+        help_text=_("Optional: the site sends the link there when it can send e-mail."),
+    )
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = Member.objects.filter(club=club, user__isnull=True)
+
+
+class ClubDeleteForm(forms.Form):
+    confirm_name = forms.CharField(
+        label=_("Type the club's name to confirm"), max_length=120, strip=True
+    )
+
+
+class MemberForgetForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name to show in the results instead"),
+        max_length=120,
+        required=False,
+        help_text=_("Leave empty for “former member” and the record's number."),
+    )

@@ -1,21 +1,24 @@
-"""Member import: the list a secretary keeps in a spreadsheet, as CSV or .xlsx.
+"""Member import: the list a secretary keeps in a spreadsheet, as CSV, .xlsx or .ods.
 
-Bytes in, checked rows out; nothing here knows about requests. Two steps:
+Bytes in, checked rows out; nothing here knows about requests. The file is
+read by the site's one reader, :mod:`common.tabular` (encodings, separators,
+workbooks, limits, cell checks and the formula guard are decided there). Two
+steps:
 
 1. :func:`member_import_preview` reads the file and checks every row against
    the club as it is, writing nothing. The :class:`Preview` lists the members
-   that will be added, the rows skipped because they are already members, the
-   columns that are not imported, and every problem as (row, column, what is
-   wrong).
+   that will be added, the members whose details will change (field: old ->
+   new), the rows that are already members as they are, the columns that are
+   not imported, and every problem as (row, column, what is wrong).
 2. :func:`member_import_apply` (the service) checks the rows again against the
-   database as it is *then* (someone may have added a member meanwhile) and adds
-   them all, or none: one row in error rejects the whole file. One ``ClubLog``
-   entry records what was added and skipped.
+   database as it is *then* and adds and changes them all, or none: one row in
+   error rejects the whole file, in one transaction. One ``ClubLog`` entry
+   records what was added, changed (with the old and new values) and skipped.
 
-Between the two steps the page carries the checked rows in a token signed with
-the site's key (:func:`preview_token`, :func:`rows_from_token`): nothing is
-stored on the server, and a token only works for the same club and user within
-an hour.
+Between the two steps the page carries the checked rows and the changes shown
+in a token signed with the site's key (:func:`preview_token`,
+:func:`rows_from_token`): nothing is stored on the server, and a token only
+works for the same club and user within an hour.
 
 Decisions
 ---------
@@ -34,44 +37,38 @@ Values
     Names and other text are trimmed at both ends and otherwise stored exactly:
     accents, apostrophes ("Yvonne 't Hart"), ``<`` and ``&`` are kept; pages
     escape them. A value holding a line break, tab or other control character is
-    an error (PostgreSQL cannot even store NUL). ``actief`` and ``gast`` take
-    ja/nee, yes/no, j/n, y/n, 1/0, waar/onwaar, true/false and x (a tick);
-    empty means active, not a guest. Numbers from Excel become text ("1234",
-    not "1234.0"). Rows whose imported columns are all empty are skipped.
-Duplicates
-    Within the file the same membership number twice, or the same name twice
-    (ignoring case and spacing), is an error on the later row. Against the club:
-    a row whose number or name (ignoring case) is already a member is skipped
-    and reported as such; the import only adds members, it never changes one.
-CSV
-    Must be UTF-8 (with or without BOM; UTF-16 with a BOM is read too). A file in
-    another encoding is rejected with the line of the first character that is
-    not UTF-8, asking for "CSV UTF-8" or the .xlsx itself. Dutch Excel's plain
-    CSV is cp1252, but cp1252 decodes almost any bytes, so a Mac or Latin-9 file
-    would silently turn "é" into another letter in a name that is stored
-    exactly; a clear error is the safer product. The delimiter (``;``, ``,`` or
-    tab) is the one that splits the first row into the most known column names
-    (``;`` on a tie, as Dutch Excel writes). A leading apostrophe before
-    ``= + - @`` is dropped: it is the guard our CSV export adds.
-.xlsx
-    The active sheet is read with formulas as written (``data_only=False``): a
-    cell holding a formula is an error ("paste values"), because the cached
-    result may be stale or missing. Merged cells anywhere on the sheet are an
-    error naming the range. An old .xls, an encrypted workbook or anything that
-    is not an .xlsx is rejected with a clear message, and so is a workbook that
-    unpacks to more than 50 MB.
+    an error of its row. ``actief`` and ``gast`` take ja/nee, yes/no, j/n, y/n,
+    1/0, waar/onwaar, true/false, x (a tick) and true/false cells (also the
+    ``=TRUE()`` formulas LibreOffice and Excel save them as); empty means
+    active, not a guest. Numbers become text ("1234", not "1234.0"); a phone or
+    membership number that arrives as a number cell may have lost its leading
+    zero, so the preview warns with the rows. Rows whose imported columns are
+    all empty are skipped.
+Members already in the club
+    A row is that member when its membership number is the member's, or else
+    when its name is (ignoring case and spacing; two members of that name
+    cannot be told apart, so the row is skipped). The columns the file has are
+    the truth: each value that differs is a change (an empty cell clears the
+    field; an empty ``actief``/``gast`` means ja/nee as for a new member), shown
+    in the preview as field: old -> new and applied when confirmed. Columns the
+    file does not have are left alone. A row without differences is skipped as
+    already a member. A change that would give a member another member's
+    number or name is an error.
+Duplicates in the file
+    The same membership number twice, the same name twice (ignoring case and
+    spacing), or two rows that are one member, is an error on the later row.
+Between preview and apply
+    A member changed by someone else since the preview, in a field the import
+    changes, rejects the import ("upload the file again"); a row to be added
+    that has meanwhile become a member is skipped, never doubled or changed.
 Limits
-    Files over 5 MB and more than 2,000 member rows are rejected (a club has
-    hundreds; more means the wrong file, and keeps the signed token small).
+    Files up to 5 MB and 2,000 member rows (a club has hundreds; more means the
+    wrong file, and keeps the signed token small).
 """
 
 from __future__ import annotations
 
-import codecs
-import csv
-import io
 import unicodedata
-import zipfile
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, time
 
@@ -79,29 +76,48 @@ from django.conf import settings
 from django.core import signing
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
-from django.template.defaultfilters import filesizeformat
 from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from common.csvfile import unguard
-from common.text import has_control_character, validate_member_name
+from common.tabular import (
+    FORMULA_TRIGGERS,
+    Bad,
+    ImportRejected,
+    Limits,
+    Problem,
+    Rejected,
+    column_letter,
+    is_empty,
+    normalise_title,
+    read_table,
+)
+from common.text import validate_member_name
 
 from .models import Club, ClubLog, Member
 from .permissions import Role, require_role
 
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
-MAX_UNPACKED_BYTES = 50 * 1024 * 1024
-MAX_ROWS = 2000
+__all__ = [
+    "FORMULA_TRIGGERS",
+    "ImportRejected",
+    "Problem",
+    "member_import_apply",
+    "member_import_preview",
+]
+
+LIMITS = Limits(max_bytes=5 * 1024 * 1024, max_rows=2000, max_unpacked_bytes=50 * 1024 * 1024)
+MAX_UPLOAD_BYTES = LIMITS.max_bytes
+MAX_ROWS = LIMITS.max_rows
 TOKEN_MAX_AGE = 60 * 60
 
 TEXT_FIELDS = ("name", "membership_number", "email", "phone")
 BOOL_FIELDS = ("is_active", "is_guest")
 FIELDS = TEXT_FIELDS + BOOL_FIELDS
 BOOL_DEFAULTS = {"is_active": True, "is_guest": False}
+NUMBER_FIELDS = ("membership_number", "phone")  # texts of digits: a number cell loses a 0
 
-# Column titles a secretary writes, compared after _normalise().
+# Column titles a secretary writes, compared after normalise_title().
 ALIASES = {
     "name": ("naam", "name", "volledige naam", "full name"),
     "membership_number": (
@@ -140,34 +156,6 @@ _SALT = "clubs.imports.member_import"
 
 
 @dataclass(frozen=True)
-class Problem:
-    """One thing wrong with the file; ``row`` and ``column`` as the secretary sees them."""
-
-    message: str
-    row: int | None = None
-    column: str | None = None
-
-    def __str__(self):
-        if self.row is not None and self.column:
-            return _("Row %(row)s, column %(column)s: %(problem)s") % {
-                "row": self.row,
-                "column": self.column,
-                "problem": self.message,
-            }
-        if self.row is not None:
-            return _("Row %(row)s: %(problem)s") % {"row": self.row, "problem": self.message}
-        return self.message
-
-
-class ImportRejected(ValidationError):
-    """The file (or the rows of a preview) cannot be imported; nothing was changed."""
-
-    def __init__(self, problems):
-        self.problems = list(problems)
-        super().__init__([str(problem) for problem in self.problems])
-
-
-@dataclass(frozen=True)
 class ImportRow:
     """One member as read from the file: row number and the values to store."""
 
@@ -198,10 +186,51 @@ class ImportRow:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A row that is already a member of the club: reported, not added."""
+    """A row that is already a member of the club as it is: reported, not added."""
 
     row: ImportRow
     reason: str
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of a member that the import changes."""
+
+    field: str
+    label: str
+    old: str | bool
+    new: str | bool
+
+    @staticmethod
+    def _shown(value):
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
+        return value if value != "" else "–"
+
+    @property
+    def old_text(self):
+        return self._shown(self.old)
+
+    @property
+    def new_text(self):
+        return self._shown(self.new)
+
+    def __str__(self):
+        return f"{self.label}: {self.old_text} → {self.new_text}"
+
+
+@dataclass(frozen=True)
+class Change:
+    """A member of the club whose details the row changes."""
+
+    row: ImportRow
+    member_id: int
+    name: str  # the member's name before the import
+    fields: tuple[FieldChange, ...]
+
+    @property
+    def old(self) -> dict:
+        return {change.field: change.old for change in self.fields}
 
 
 @dataclass
@@ -209,13 +238,15 @@ class Preview:
     """What importing a file would do.
 
     ``rows`` are the rows as read from the file (before the checks against each
-    other and the club); ``to_add`` and ``skipped`` are what the checks made of them.
+    other and the club); ``to_add``, ``to_change`` and ``skipped`` are what the
+    checks made of them.
     """
 
     filename: str
     columns: dict[str, str] = field(default_factory=dict)
     rows: list[ImportRow] = field(default_factory=list)
     to_add: list[ImportRow] = field(default_factory=list)
+    to_change: list[Change] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -226,20 +257,22 @@ class Preview:
 
     @property
     def can_apply(self) -> bool:
-        return self.ok and bool(self.to_add)
+        return self.ok and bool(self.to_add or self.to_change)
+
+    @property
+    def planned_changes(self) -> dict[int, tuple[int, dict]]:
+        """Row number -> (member id, the old values shown), as the token carries them."""
+        return {change.row.row: (change.member_id, change.old) for change in self.to_change}
 
 
 @dataclass(frozen=True)
 class ImportResult:
     added: list[Member]
     skipped: list[Skipped]
+    changed: list[Change] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- columns
-
-
-def _normalise(title) -> str:
-    return "".join(ch for ch in str(title).casefold() if ch.isalnum())
 
 
 def _field_label(name) -> str:
@@ -253,11 +286,11 @@ def column_titles() -> dict[str, str]:
 
 def _aliases() -> dict[str, str]:
     """Normalised column title -> field, including our export's titles in every language."""
-    aliases = {_normalise(title): name for name, titles in ALIASES.items() for title in titles}
+    aliases = {normalise_title(title): name for name, titles in ALIASES.items() for title in titles}
     for code, _language in settings.LANGUAGES:
         with translation.override(code):
             for name in FIELDS:
-                aliases.setdefault(_normalise(_field_label(name)), name)
+                aliases.setdefault(normalise_title(_field_label(name)), name)
     return aliases
 
 
@@ -271,126 +304,6 @@ def _bool_words():
 
 
 # ---------------------------------------------------------------- reading
-
-
-class _Rejected(Exception):
-    def __init__(self, *problems):
-        self.problems = list(problems)
-
-
-@dataclass(frozen=True)
-class _Bad:
-    """A cell whose value must not be imported (a formula, an Excel error)."""
-
-    message: str
-
-
-@dataclass
-class _Sheet:
-    """A file as a grid: (row number, cell values); the first row holds the titles."""
-
-    rows: list[tuple[int, list]]
-    from_csv: bool
-    problems: list[Problem] = field(default_factory=list)
-
-
-def _column_letter(index):
-    from openpyxl.utils import get_column_letter
-
-    return get_column_letter(index + 1)
-
-
-def _read_csv(data: bytes) -> _Sheet:
-    if data.startswith(codecs.BOM_UTF8):
-        encoding, data = "utf-8", data[len(codecs.BOM_UTF8) :]
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        encoding = "utf-16"
-    else:
-        encoding = "utf-8"
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise _Rejected(
-            Problem(
-                _(
-                    "The file is not UTF-8 text (line %(line)s has a character in "
-                    "another encoding). In Excel choose Save as, “CSV UTF-8”, or "
-                    "upload the .xlsx workbook itself."
-                )
-                % {"line": line}
-            )
-        ) from exc
-    first_line = text.split("\n", 1)[0].rstrip("\r")
-    aliases = _aliases()
-
-    def score(delimiter):
-        titles = next(csv.reader([first_line], delimiter=delimiter), [])
-        return (sum(_normalise(t) in aliases for t in titles), len(titles))
-
-    delimiter = max([";", ",", "\t"], key=score)  # max keeps the first on a tie
-    try:
-        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
-    except csv.Error as exc:
-        raise _Rejected(
-            Problem(_("The file could not be read as CSV: %(error)s") % {"error": exc})
-        ) from exc
-    rows = [(number, dict(enumerate(cells))) for number, cells in enumerate(records, 1)]
-    return _Sheet(rows=rows, from_csv=True)
-
-
-def _read_xlsx(data: bytes) -> _Sheet:
-    import openpyxl
-    from openpyxl.worksheet.worksheet import Worksheet
-
-    not_xlsx = Problem(_("The file is not an Excel workbook (.xlsx) that can be read."))
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, ValueError) as exc:
-        raise _Rejected(not_xlsx) from exc
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise _Rejected(Problem(_("The workbook is too large when unpacked.")))
-    try:
-        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=False, data_only=False)
-    except Exception as exc:  # openpyxl raises many kinds on a damaged file
-        raise _Rejected(not_xlsx) from exc
-    sheet = workbook.active
-    if not isinstance(sheet, Worksheet):
-        raise _Rejected(Problem(_("The workbook's first sheet holds no table.")))
-    problems = [
-        Problem(
-            _("cells %(range)s are merged; unmerge them so that every cell holds its own value.")
-            % {"range": merged.coord},
-            row=merged.min_row,
-        )
-        for merged in sorted(sheet.merged_cells.ranges, key=lambda r: (r.min_row, r.min_col))
-    ]
-    # Only the cells the file holds: iter_rows() would create every cell up to
-    # max_row x max_column, and one stray cell at XFD1048576 makes that billions.
-    by_row = {}
-    for (row, column), cell in sheet._cells.items():
-        by_row.setdefault(row, {})[column - 1] = _xlsx_value(cell)
-    rows = [(number, by_row[number]) for number in sorted(by_row)]
-    return _Sheet(rows=rows, from_csv=False, problems=problems)
-
-
-def _xlsx_value(cell):
-    from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
-
-    if cell.data_type == "f" or isinstance(cell.value, ArrayFormula | DataTableFormula):
-        formula = cell.value if isinstance(cell.value, str) else "="
-        formula = formula if len(formula) <= 40 else formula[:39] + "…"
-        return _Bad(
-            _(
-                "the cell holds a formula (%(formula)s); copy the column and "
-                "paste it back as values."
-            )
-            % {"formula": formula}
-        )
-    if cell.data_type == "e":
-        return _Bad(_("the cell shows an error (%(error)s).") % {"error": cell.value})
-    return cell.value
 
 
 def _text(value) -> str:
@@ -408,56 +321,27 @@ def _text(value) -> str:
     return str(value)
 
 
-def _is_empty(value) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _read(data: bytes, filename: str) -> _Sheet:
-    if not data:
-        raise _Rejected(Problem(_("The file is empty.")))
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise _Rejected(size_problem(len(data)))
-    if data.startswith(b"PK\x03\x04"):
-        return _read_xlsx(data)
-    if data.startswith(b"\xd0\xcf\x11\xe0"):
-        raise _Rejected(
-            Problem(
-                _(
-                    "This is an old Excel file (.xls) or a workbook with a password. "
-                    "Save it as .xlsx without a password, or as CSV UTF-8."
-                )
-            )
-        )
-    if filename.lower().endswith((".xlsx", ".xlsm")):
-        raise _Rejected(Problem(_("The file is not an Excel workbook (.xlsx) that can be read.")))
-    return _read_csv(data)
-
-
 def size_problem(size) -> Problem:
-    return Problem(
-        _("The file is too large (%(size)s); files up to %(limit)s can be imported.")
-        % {"size": filesizeformat(size), "limit": filesizeformat(MAX_UPLOAD_BYTES)}
-    )
+    return LIMITS.size_problem(size)
 
 
-def _header(sheet: _Sheet, preview: Preview) -> dict[int, str]:
+def _header(number, titles, table, preview: Preview) -> dict[int, str]:
     """Map the first row's titles to fields; column index -> field name."""
-    titles = sheet.rows[0][1] if sheet.rows and sheet.rows[0][0] == 1 else {}
-    if all(_is_empty(value) for value in titles.values()):
+    if number != 1:
         preview.problems.append(
             Problem(_("The first row must hold the column titles, such as “naam” or “name”."))
         )
         return {}
     aliases = _aliases()
     fields, unknown = {}, []
-    for index, title in sorted(titles.items()):
-        if isinstance(title, _Bad):
-            preview.problems.append(Problem(title.message, row=1, column=_column_letter(index)))
+    for index, title in enumerate(titles):
+        if isinstance(title, Bad):
+            preview.problems.append(Problem(title.message, row=1, column=column_letter(index)))
             continue
         text = _text(title).strip()
         if not text:
             continue
-        name = aliases.get(_normalise(text))
+        name = aliases.get(normalise_title(text))
         if name is None:
             unknown.append(text)
         elif name in preview.columns:
@@ -482,6 +366,9 @@ def _header(sheet: _Sheet, preview: Preview) -> dict[int, str]:
                 row=1,
             )
         )
+        hint = table.header_hint() if not fields else ""
+        if hint:
+            preview.problems.append(Problem(hint, row=1))
         return {}
     if unknown:
         preview.warnings.append(
@@ -491,34 +378,31 @@ def _header(sheet: _Sheet, preview: Preview) -> dict[int, str]:
     return fields
 
 
-def _rows(sheet: _Sheet, preview: Preview) -> None:
-    """Fill the preview's columns, warnings, problems and rows from the grid."""
-    preview.problems.extend(sheet.problems)
-    fields = _header(sheet, preview)
+def _rows(table, preview: Preview) -> None:
+    """Fill the preview's columns, warnings, problems and rows from the table."""
+    records = table.rows()
+    first = next(records, None)
+    if first is None:
+        preview.problems.append(Problem(_("The file has no rows.")))
+        return
+    fields = _header(*first, table, preview)
     if not fields:
         return
-    titled = {index for index, value in sheet.rows[0][1].items() if not _is_empty(value)}
+    titled = {index for index, value in enumerate(first[1]) if not is_empty(value)}
     untitled = set()
+    numbers = {name: [] for name in NUMBER_FIELDS}
     true_words, false_words = _bool_words()
     count = 0
-    for number, cells in sheet.rows[1:]:
-        untitled.update(i for i, v in cells.items() if i not in titled and not _is_empty(v))
-        values = {name: cells.get(index) for index, name in fields.items()}
-        if all(_is_empty(value) for value in values.values()):
+    for number, cells in records:
+        untitled.update(i for i, v in enumerate(cells) if v is not None and i not in titled)
+        values = {name: cells[i] if i < len(cells) else None for i, name in fields.items()}
+        if all(is_empty(value) for value in values.values()):
             continue
         count += 1
-        if count > MAX_ROWS:
-            preview.problems.append(
-                Problem(
-                    _("The file has more than %(max)s members; import it in parts.")
-                    % {"max": MAX_ROWS}
-                )
-            )
-            return
         row_problems, row = [], {}
         for name, value in values.items():
             column = preview.columns[name]
-            if isinstance(value, _Bad):
+            if isinstance(value, Bad):
                 row_problems.append(Problem(value.message, row=number, column=column))
             elif name in BOOL_FIELDS:
                 word = _text(value).strip().casefold()
@@ -538,22 +422,9 @@ def _rows(sheet: _Sheet, preview: Preview) -> None:
                         )
                     )
             else:
-                text = _text(value).strip()
-                if sheet.from_csv:
-                    text = unguard(text)  # the guard our CSV export puts before = + - @
-                if has_control_character(text):
-                    row_problems.append(
-                        Problem(
-                            _(
-                                "the value holds a line break, tab or other control "
-                                "character; keep it on one line."
-                            ),
-                            row=number,
-                            column=column,
-                        )
-                    )
-                else:
-                    row[name] = text
+                if name in numbers and type(value) in (int, float):
+                    numbers[name].append(number)
+                row[name] = _text(value).strip()
         if row.get("name") == "":
             row_problems.append(
                 Problem(_("the name is empty."), row=number, column=preview.columns["name"])
@@ -567,13 +438,31 @@ def _rows(sheet: _Sheet, preview: Preview) -> None:
         preview.problems.extend(row_problems)
         if not row_problems:
             preview.rows.append(ImportRow(row=number, **row))
+    preview.problems.extend(table.problems)
+    preview.warnings.extend(table.warnings)
+    for name, rows in numbers.items():
+        if rows:
+            preview.warnings.append(_number_warning(preview.columns[name], rows))
     for index in sorted(untitled):
         preview.warnings.append(
             _("Column %(column)s has values but no title; it is not imported.")
-            % {"column": _column_letter(index)}
+            % {"column": column_letter(index)}
         )
     if count == 0:
         preview.problems.append(Problem(_("The file has column titles but no members.")))
+
+
+def _number_warning(column, rows) -> str:
+    shown = ", ".join(str(row) for row in rows[:10]) + (" …" if len(rows) > 10 else "")
+    return ngettext(
+        "Column “%(column)s” holds a number instead of text in row %(rows)s: a "
+        "leading zero is lost that way (0612345678 becomes 612345678). Check the "
+        "value, and format the column as text in the spreadsheet.",
+        "Column “%(column)s” holds numbers instead of text in rows %(rows)s: a "
+        "leading zero is lost that way (0612345678 becomes 612345678). Check the "
+        "values, and format the column as text in the spreadsheet.",
+        len(rows),
+    ) % {"column": column, "rows": shown}
 
 
 # ---------------------------------------------------------------- checking
@@ -583,16 +472,26 @@ def _name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
-def _check(club, rows, columns):
-    """Classify rows against each other and the club: (to add, skipped, problems)."""
+@dataclass
+class _Plan:
+    to_add: list[ImportRow] = field(default_factory=list)
+    to_change: list[Change] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _check(club, rows, columns) -> _Plan:
+    """Classify rows against each other and the club: add, change, skip, or a problem."""
     labels = column_titles() | dict(columns or {})
-    existing_numbers, existing_names = {}, {}
-    for name, number in Member.objects.filter(club=club).values_list("name", "membership_number"):
-        if number:
-            existing_numbers.setdefault(number, name)
-        existing_names.setdefault(_name_key(name), name)
-    to_add, skipped, problems = [], [], []
-    seen_numbers, seen_names = {}, {}
+    present = [name for name in FIELDS if not columns or name in columns]
+    members = list(Member.objects.filter(club=club))
+    by_number, by_key = {}, {}
+    for member in members:
+        if member.membership_number:
+            by_number.setdefault(member.membership_number, member)
+        by_key.setdefault(_name_key(member.name), []).append(member)
+    plan = _Plan()
+    seen_numbers, seen_names, seen_members = {}, {}, {}
     for row in rows:
         try:
             row.member(club).full_clean(
@@ -601,7 +500,7 @@ def _check(club, rows, columns):
         except ValidationError as exc:
             for name, messages in exc.message_dict.items():
                 column = None if name == NON_FIELD_ERRORS else labels.get(name, name)
-                problems.extend(Problem(m, row=row.row, column=column) for m in messages)
+                plan.problems.extend(Problem(m, row=row.row, column=column) for m in messages)
             continue
         duplicate = False
         number, key = row.membership_number, _name_key(row.name)
@@ -609,7 +508,7 @@ def _check(club, rows, columns):
             first = seen_numbers.setdefault(number, row.row)
             if first != row.row:
                 duplicate = True
-                problems.append(
+                plan.problems.append(
                     Problem(
                         _("membership number %(number)s is also on row %(other)s.")
                         % {"number": number, "other": first},
@@ -620,7 +519,7 @@ def _check(club, rows, columns):
         first = seen_names.setdefault(key, row.row)
         if first != row.row:
             duplicate = True
-            problems.append(
+            plan.problems.append(
                 Problem(
                     _(
                         "the same name is on row %(other)s. If these are two people, "
@@ -633,34 +532,95 @@ def _check(club, rows, columns):
             )
         if duplicate:
             continue
-        if number and number in existing_numbers:
-            reason = _("already a member: %(name)s has membership number %(number)s.") % {
-                "number": number,
-                "name": existing_numbers[number],
-            }
-            skipped.append(Skipped(row=row, reason=reason))
-        elif key in existing_names:
-            reason = _("already a member: %(name)s.") % {"name": existing_names[key]}
-            skipped.append(Skipped(row=row, reason=reason))
+        named = by_key.get(key, [])
+        if number and number in by_number:
+            member = by_number[number]
+        elif len(named) == 1:
+            member = named[0]
+        elif named:
+            reason = _(
+                "%(count)s members are called %(name)s; give them membership numbers "
+                "to tell them apart."
+            ) % {"count": len(named), "name": named[0].name}
+            plan.skipped.append(Skipped(row=row, reason=reason))
+            continue
         else:
-            to_add.append(row)
-    return to_add, skipped, problems
+            plan.to_add.append(row)
+            continue
+        other = seen_members.setdefault(member.pk, row.row)
+        if other != row.row:
+            plan.problems.append(
+                Problem(
+                    _("row %(other)s is the same member (%(name)s).")
+                    % {"other": other, "name": member.name},
+                    row=row.row,
+                )
+            )
+            continue
+        fields = tuple(
+            FieldChange(name, labels[name], getattr(member, name), getattr(row, name))
+            for name in present
+            if getattr(member, name) != getattr(row, name)
+        )
+        if not fields:
+            reason = _("already a member: %(name)s, nothing differs.") % {"name": member.name}
+            plan.skipped.append(Skipped(row=row, reason=reason))
+            continue
+        problems = _change_problems(row, member, fields, by_number, by_key, labels)
+        if problems:
+            plan.problems.extend(problems)
+        else:
+            plan.to_change.append(Change(row, member.pk, member.name, fields))
+    return plan
+
+
+def _change_problems(row, member, fields, by_number, by_key, labels):
+    """A change may not give the member another member's number or name."""
+    problems = []
+    changed = {change.field for change in fields}
+    if "membership_number" in changed and row.membership_number:
+        holder = by_number.get(row.membership_number)
+        if holder is not None and holder.pk != member.pk:
+            problems.append(
+                Problem(
+                    _("membership number %(number)s belongs to %(name)s.")
+                    % {"number": row.membership_number, "name": holder.name},
+                    row=row.row,
+                    column=labels["membership_number"],
+                )
+            )
+    if "name" in changed:
+        others = [m for m in by_key.get(_name_key(row.name), []) if m.pk != member.pk]
+        if others:
+            problems.append(
+                Problem(
+                    _(
+                        "%(old)s would be renamed %(new)s, but another member is called "
+                        "that; tell them apart, for example with an initial."
+                    )
+                    % {"old": member.name, "new": row.name},
+                    row=row.row,
+                    column=labels["name"],
+                )
+            )
+    return problems
 
 
 def member_import_preview(*, club: Club, data: bytes, filename: str = "") -> Preview:
     """Read and check a member file; changes nothing."""
     preview = Preview(filename=filename)
     try:
-        sheet = _read(data, filename)
-    except _Rejected as exc:
-        preview.problems.extend(exc.problems)
+        table = read_table(data, filename, limits=LIMITS, known_titles=_aliases())
+        _rows(table, preview)
+    except Rejected as exc:
+        preview.problems = list(exc.problems)
+        preview.rows = []
         return preview
-    _rows(sheet, preview)
     if "name" not in preview.columns:
         return preview
-    to_add, skipped, problems = _check(club, preview.rows, preview.columns)
-    preview.to_add, preview.skipped = to_add, skipped
-    preview.problems.extend(problems)
+    plan = _check(club, preview.rows, preview.columns)
+    preview.to_add, preview.to_change, preview.skipped = plan.to_add, plan.to_change, plan.skipped
+    preview.problems.extend(plan.problems)
     preview.problems.sort(key=lambda p: (p.row is not None, p.row or 0))
     return preview
 
@@ -673,17 +633,23 @@ def _salt(club, by):
 
 
 def preview_token(preview: Preview, *, club: Club, by) -> str:
-    """The preview's checked rows, signed for this club and user."""
+    """The preview's checked rows and the changes it showed, signed for this club and user."""
     payload = {
         "file": preview.filename,
         "columns": preview.columns,
         "rows": [asdict(row) for row in preview.rows],
+        "changes": [
+            [row, member_id, old] for row, (member_id, old) in preview.planned_changes.items()
+        ],
     }
     return signing.dumps(payload, salt=_salt(club, by), compress=True)
 
 
 def rows_from_token(token: str, *, club: Club, by):
-    """(rows, filename, columns) from :func:`preview_token`; ImportRejected if unusable."""
+    """(rows, filename, columns, planned changes) from :func:`preview_token`.
+
+    Raises ImportRejected if the token is unusable.
+    """
     try:
         payload = signing.loads(token, salt=_salt(club, by), max_age=TOKEN_MAX_AGE)
     except signing.SignatureExpired as exc:
@@ -695,27 +661,64 @@ def rows_from_token(token: str, *, club: Club, by):
             [Problem(_("The preview could not be read; upload the file again."))]
         ) from exc
     rows = [ImportRow.from_dict(row) for row in payload["rows"]]
-    return rows, payload["file"], payload["columns"]
+    planned = {row: (member_id, old) for row, member_id, old in payload.get("changes", [])}
+    return rows, payload["file"], payload["columns"], planned
 
 
 # ---------------------------------------------------------------- the service
 
 
-@transaction.atomic
-def member_import_apply(*, club: Club, rows, by, filename: str = "", columns=None) -> ImportResult:
-    """Add the rows that are not members yet: all of them, or none.
+def _changed_since(change: Change, planned, member: Member) -> bool:
+    """Whether the member is no longer as the preview showed it."""
+    member_id, old = planned.get(change.row.row, (None, None))
+    if member_id != change.member_id or old is None:
+        return True
+    return any(getattr(member, name) != value for name, value in old.items()) or set(old) != {
+        f.field for f in change.fields
+    }
 
-    Checks everything again against the database as it is now; a row that has
-    become a member since the preview is skipped, a row in error rejects the
+
+@transaction.atomic
+def member_import_apply(
+    *, club: Club, rows, by, filename: str = "", columns=None, planned=None
+) -> ImportResult:
+    """Add the new members and change the existing ones: all of it, or nothing.
+
+    Checks everything again against the database as it is now. ``planned`` is
+    what the preview showed (:attr:`Preview.planned_changes`): a member changed
+    since then rejects the import, and a row to be added that has become a
+    member meanwhile is skipped. Without ``planned`` (a caller that showed no
+    preview) the changes are made as found now. A row in error rejects the
     whole import with :class:`ImportRejected`.
     """
     require_role(by, club, Role.ADMIN)
     Club.objects.select_for_update().get(pk=club.pk)  # one import per club at a time
     rows = list(rows)
-    to_add, skipped, problems = _check(club, rows, columns)
+    plan = _check(club, rows, columns)
+    problems, skipped, changes = list(plan.problems), list(plan.skipped), []
+    current = Member.objects.select_for_update().in_bulk([c.member_id for c in plan.to_change])
+    for change in plan.to_change:
+        if planned is None:
+            changes.append(change)
+        elif change.row.row not in planned:
+            reason = _("already a member since the preview: %(name)s.") % {"name": change.name}
+            skipped.append(Skipped(row=change.row, reason=reason))
+        elif _changed_since(change, planned, current[change.member_id]):
+            problems.append(
+                Problem(
+                    _(
+                        "%(name)s was changed by someone else since the preview; upload "
+                        "the file again to see the changes as they are now."
+                    )
+                    % {"name": change.name},
+                    row=change.row.row,
+                )
+            )
+        else:
+            changes.append(change)
     members = []
     if not problems:
-        for row in to_add:
+        for row in plan.to_add:
             member = row.member(club)
             try:
                 # Not "club": it is locked above (no query per row to prove it
@@ -727,11 +730,18 @@ def member_import_apply(*, club: Club, rows, by, filename: str = "", columns=Non
             members.append(member)
     if problems:
         raise ImportRejected(problems)
-    if not members:
+    if not members and not changes:
         return ImportResult(added=[], skipped=skipped)
     try:
-        members = Member.objects.bulk_create(members)
-    except IntegrityError as exc:
+        with transaction.atomic():
+            for change in changes:
+                member = current[change.member_id]
+                for item in change.fields:
+                    setattr(member, item.field, item.new)
+                member.full_clean(exclude=["club", "user"], validate_unique=False)
+                member.save(update_fields=[item.field for item in change.fields])
+            members = Member.objects.bulk_create(members)
+    except (IntegrityError, ValidationError) as exc:
         raise ImportRejected(
             [
                 Problem(
@@ -742,22 +752,43 @@ def member_import_apply(*, club: Club, rows, by, filename: str = "", columns=Non
                 )
             ]
         ) from exc
+    _log(club, by, filename, members, plan.to_add, changes, skipped)
+    return ImportResult(added=members, skipped=skipped, changed=changes)
+
+
+def _log(club, by, filename, members, rows, changes, skipped):
     short_name = filename if len(filename) <= 100 else filename[:99] + "…"
+    if changes:
+        summary = _("Member import from %(file)s: %(added)s added, %(changed)s changed") % {
+            "file": short_name,
+            "added": len(members),
+            "changed": len(changes),
+        }
+    else:
+        summary = ngettext(
+            "%(count)s member imported from %(file)s",
+            "%(count)s members imported from %(file)s",
+            len(members),
+        ) % {"count": len(members), "file": short_name}
     ClubLog.objects.create(
         club=club,
         user=by if by.is_authenticated else None,
         action=ClubLog.Action.MEMBER_IMPORT,
-        summary=ngettext(
-            "%(count)s member imported from %(file)s",
-            "%(count)s members imported from %(file)s",
-            len(members),
-        )
-        % {"count": len(members), "file": short_name},
+        summary=summary[:300],
         detail={
             "file": filename,
             "added": [
                 {"pk": member.pk, "row": row.row, "name": member.name}
-                for member, row in zip(members, to_add, strict=True)
+                for member, row in zip(members, rows, strict=True)
+            ],
+            "changed": [
+                {
+                    "pk": change.member_id,
+                    "row": change.row.row,
+                    "name": change.name,
+                    "changes": {f.field: [f.old, f.new] for f in change.fields},
+                }
+                for change in changes
             ],
             "skipped": [
                 {"row": item.row.row, "name": item.row.name, "reason": item.reason}
@@ -765,4 +796,3 @@ def member_import_apply(*, club: Club, rows, by, filename: str = "", columns=Non
             ],
         },
     )
-    return ImportResult(added=members, skipped=skipped)

@@ -216,6 +216,13 @@ class ClubLog(models.Model):
         MEMBER_MERGE = "member_merge", _("members merged")
         ROLE_GRANT = "role_grant", _("role granted")
         ROLE_REVOKE = "role_revoke", _("role revoked")
+        CLUB_CREATE = "club_create", _("club created")
+        CLUB_UPDATE = "club_update", _("club settings saved")
+        INVITATION_CREATE = "invite_create", _("invitation made")
+        INVITATION_REVOKE = "invite_revoke", _("invitation withdrawn")
+        INVITATION_ACCEPT = "invite_accept", _("invitation accepted")
+        PASSWORD_LINK = "password_link", _("password link made")
+        MEMBER_FORGET = "member_forget", _("member's personal data erased")
 
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="log", verbose_name=_("club")
@@ -239,7 +246,19 @@ class ClubLog(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(
-                    action__in=["member_import", "member_merge", "role_grant", "role_revoke"]
+                    action__in=[
+                        "member_import",
+                        "member_merge",
+                        "role_grant",
+                        "role_revoke",
+                        "club_create",
+                        "club_update",
+                        "invite_create",
+                        "invite_revoke",
+                        "invite_accept",
+                        "password_link",
+                        "member_forget",
+                    ]
                 ),
                 name="clublog_action_known",
             ),
@@ -247,3 +266,91 @@ class ClubLog(models.Model):
 
     def __str__(self):
         return self.summary
+
+
+def invitation_token():
+    """A fresh invitation code: 256 random bits, safe in a URL."""
+    import secrets
+
+    return secrets.token_urlsafe(32)
+
+
+class InvitationQuerySet(models.QuerySet):
+    def open(self, now=None):
+        """Invitations that can still be used: not used, not withdrawn, not expired."""
+        from django.utils import timezone
+
+        now = now or timezone.now()
+        return self.filter(used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now)
+
+
+class Invitation(models.Model):
+    """A one-time link that gives whoever opens it a role in a club.
+
+    The code is a strong random value (like a table's link), shown to the
+    club's administrators until it is used, so they can pass it on again by
+    WhatsApp, on paper or by e-mail.
+    """
+
+    VALID_DAYS = 7
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    role = models.CharField(_("role"), max_length=10, choices=ClubRole.Role.choices)
+    member = models.ForeignKey(
+        Member,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        verbose_name=_("member record"),
+        help_text=_("The player who gets this account: they see their own results."),
+    )
+    email = models.EmailField(_("e-mail"), blank=True)
+    token = models.CharField(max_length=64, unique=True, default=invitation_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("made by"),
+    )
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("valid until"))
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("used by"),
+    )
+    revoked_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=["member", "scorer", "director", "admin"]),
+                name="invitation_role_known",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_role_display()} · {self.club}"
+
+    def get_absolute_url(self):
+        return reverse("invitation-accept", kwargs={"token": self.token})
+
+    def is_open(self, now=None):
+        from django.utils import timezone
+
+        now = now or timezone.now()
+        return self.used_at is None and self.revoked_at is None and self.expires_at > now

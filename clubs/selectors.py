@@ -1,5 +1,7 @@
 """Reads of club data, each with the joins its page needs."""
 
+from dataclasses import dataclass
+
 from django.db.models import Q
 
 from .models import ClubRole, Member
@@ -23,3 +25,77 @@ def member_list(*, club, query="", status="", guests=""):
 
 def club_roles(*, club):
     return ClubRole.objects.filter(club=club).select_related("user").order_by("user__username")
+
+
+def open_invitations(*, club):
+    from .models import Invitation
+
+    return (
+        Invitation.objects.open()
+        .filter(club=club)
+        .select_related("member", "created_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+@dataclass(frozen=True)
+class Step:
+    label: str
+    url: str
+    done: bool
+
+
+def club_first_steps(*, club):
+    """The new club's checklist, each step done or not as the data says.
+
+    The score sheets count as printed once a round has been drawn: every drawn
+    round has its sheets, and a club that plays has printed or needs none.
+    """
+    from django.urls import reverse
+    from django.utils.translation import gettext as _
+
+    from tournaments.models import Competition, Round
+
+    from .models import ClubLog, Invitation
+
+    slug = club.slug
+    first_round = Round.objects.filter(evening__competition__club=club).order_by("pk").first()
+    competition = Competition.objects.filter(club=club).order_by("pk").first()
+    if first_round is not None:
+        sheets_url = reverse(
+            "exports:round-scoresheets", kwargs={"club": slug, "pk": first_round.pk}
+        )
+    elif competition is not None:
+        sheets_url = competition.get_absolute_url()
+    else:
+        sheets_url = reverse("tournaments:competition-create", kwargs={"club": slug})
+    directors = [ClubRole.Role.DIRECTOR, ClubRole.Role.ADMIN]
+    return [
+        Step(
+            _("Choose the rule set and the club's settings"),
+            reverse("clubs:club-edit", kwargs={"club": slug}),
+            ClubLog.objects.filter(club=club, action=ClubLog.Action.CLUB_UPDATE).exists(),
+        ),
+        Step(
+            _("Import or add the members"),
+            reverse("clubs:member-list", kwargs={"club": slug}),
+            Member.objects.filter(club=club).exists(),
+        ),
+        Step(
+            _("Invite a tournament director"),
+            reverse("clubs:role-list", kwargs={"club": slug}),
+            ClubRole.objects.filter(club=club, role=ClubRole.Role.DIRECTOR).exists()
+            or Invitation.objects.filter(club=club, role__in=directors).exists(),
+        ),
+        Step(
+            _("Create the first competition"),
+            reverse("tournaments:competition-create", kwargs={"club": slug}),
+            competition is not None,
+        ),
+        Step(_("Print the first score sheets"), sheets_url, first_round is not None),
+    ]
+
+
+def my_memberships(*, user):
+    """The member records linked to ``user``, in every club, with their clubs."""
+    return Member.objects.filter(user=user).select_related("club").order_by("club__name", "pk")

@@ -4,12 +4,35 @@ User mistakes raise ``ValidationError`` with a translated message; the views
 show it and nothing is changed.
 """
 
-from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+import logging
+from datetime import timedelta
+from smtplib import SMTPException
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, models, transaction
+from django.db.models import ProtectedError, RestrictedError
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from .models import Club, ClubLog, ClubRole, Member
+from .models import Club, ClubLog, ClubRole, Invitation, Member
 from .permissions import Role, require_role
+
+#: What a club's administrator sets (and what a club archive carries of the club itself).
+CLUB_FIELDS = (
+    "name",
+    "town",
+    "ruleset_preset",
+    "ruleset_overrides",
+    "results_public",
+    "contact_name",
+    "contact_email",
+)
+logger = logging.getLogger(__name__)
 
 MEMBER_FIELDS = ("name", "membership_number", "is_active", "is_guest", "email", "phone")
 
@@ -23,17 +46,8 @@ def _clean_save(obj):
 @transaction.atomic
 def club_update(*, club: Club, by, **fields) -> Club:
     require_role(by, club, Role.ADMIN)
-    allowed = {
-        "name",
-        "town",
-        "ruleset_preset",
-        "ruleset_overrides",
-        "results_public",
-        "contact_name",
-        "contact_email",
-    }
     for key, value in fields.items():
-        if key not in allowed:
+        if key not in CLUB_FIELDS:
             raise ValueError(f"club_update does not change {key}")
         setattr(club, key, value)
     from scoring.rules import InvalidRuleset
@@ -42,7 +56,9 @@ def club_update(*, club: Club, by, **fields) -> Club:
         club.ruleset()
     except InvalidRuleset as exc:
         raise ValidationError({"ruleset_overrides": str(exc)}) from exc
-    return _clean_save(club)
+    _clean_save(club)
+    _log(club, by, ClubLog.Action.CLUB_UPDATE, _("Club settings saved"))
+    return club
 
 
 @transaction.atomic
@@ -175,3 +191,348 @@ def role_revoke(*, club: Club, user, by) -> None:
         summary=_("%(user)s no longer has a role") % {"user": user},
         detail={"user": user.pk},
     )
+
+
+def _log(club, by, action, summary, detail=None):
+    return ClubLog.objects.create(
+        club=club,
+        user=by if by is not None and by.is_authenticated else None,
+        action=action,
+        summary=summary,
+        detail=detail or {},
+    )
+
+
+# --- A new club ----------------------------------------------------------------------------
+
+
+def may_create_club(user) -> bool:
+    """Whether ``user`` may start a club: the site's operators, or anyone when the
+    site says so (``CLUB_CREATION = "anyone"``)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or user.is_staff:
+        return True
+    return settings.CLUB_CREATION == "anyone"
+
+
+@transaction.atomic
+def club_create(*, by, name: str, slug: str, ruleset_preset: str) -> Club:
+    """A new club with ``by`` as its administrator."""
+    if not may_create_club(by):
+        raise PermissionDenied(_("This site does not let you start a club."))
+    club = Club(name=name.strip(), slug=slug.strip().lower(), ruleset_preset=ruleset_preset)
+    _clean_save(club)
+    ClubRole.objects.create(club=club, user=by, role=Role.ADMIN)
+    _log(club, by, ClubLog.Action.CLUB_CREATE, _("Club started"), {"user": by.pk})
+    return club
+
+
+# --- Invitations ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def invitation_create(*, club: Club, role: str, by, member: Member | None = None, email=""):
+    """A one-time link for ``role`` in ``club``, valid for a week."""
+    require_role(by, club, Role.ADMIN)
+    if role not in Role.values:
+        raise ValidationError(_("Unknown role."))
+    if member is not None and member.club_id != club.pk:
+        raise ValidationError({"member": _("This member is not one of the club's.")})
+    invitation = Invitation(
+        club=club,
+        role=role,
+        member=member,
+        email=email.strip(),
+        created_by=by,
+        expires_at=timezone.now() + timedelta(days=Invitation.VALID_DAYS),
+    )
+    _clean_save(invitation)
+    _log(
+        club,
+        by,
+        ClubLog.Action.INVITATION_CREATE,
+        _("Invitation made for the role %(role)s") % {"role": invitation.get_role_display()},
+        {"invitation": invitation.pk, "role": role},
+    )
+    return invitation
+
+
+def invitation_send(*, invitation: Invitation, url: str) -> bool:
+    """E-mail the link to the invitation's address when the site can send mail."""
+    if not (settings.EMAIL_CONFIGURED and invitation.email):
+        return False
+    from django.core.mail import send_mail
+
+    subject = _("Invitation for %(club)s") % {"club": invitation.club.name}
+    body = _(
+        "You are invited to %(club)s on the klaverjas site as %(role)s.\n\n"
+        "Open this link within a week to make an account or log in:\n%(url)s\n"
+    ) % {"club": invitation.club.name, "role": invitation.get_role_display(), "url": url}
+    try:
+        send_mail(subject, body, None, [invitation.email])
+    except (OSError, SMTPException):
+        logger.warning("invitation %s: e-mail not sent", invitation.pk, exc_info=True)
+        return False
+    return True
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
+    require_role(by, invitation.club, Role.ADMIN)
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.used_at is not None:
+        raise ValidationError(_("This invitation has been used already."))
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+        _log(
+            invitation.club,
+            by,
+            ClubLog.Action.INVITATION_REVOKE,
+            _("Invitation withdrawn"),
+            {"invitation": invitation.pk},
+        )
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user) -> ClubRole:
+    """Give ``user`` the invitation's role (never lowering a higher one) and use it up.
+
+    An invitation tied to a member record links that record to the account, so
+    the player sees their own results.
+    """
+    invitation = Invitation.objects.select_for_update().filter(token=token).first()
+    if invitation is None or not invitation.is_open():
+        raise ValidationError(_("This invitation is no longer valid. Ask for a new one."))
+    club = invitation.club
+    member = invitation.member
+    if member is not None:
+        member = Member.objects.select_for_update().get(pk=member.pk)
+        if member.user_id not in (None, user.pk):
+            raise ValidationError(_("This player's record is already linked to another account."))
+    role, created = ClubRole.objects.select_for_update().get_or_create(
+        club=club, user=user, defaults={"role": invitation.role}
+    )
+    if not created and ClubRole.LEVELS[invitation.role] > role.level:
+        role.role = invitation.role
+        role.save(update_fields=["role"])
+    if member is not None and member.user_id is None:
+        member.user = user
+        member.save(update_fields=["user"])
+    invitation.used_at = timezone.now()
+    invitation.used_by = user
+    invitation.save(update_fields=["used_at", "used_by"])
+    _log(
+        club,
+        user,
+        ClubLog.Action.INVITATION_ACCEPT,
+        _("%(user)s accepted an invitation as %(role)s")
+        % {"user": user.get_username(), "role": invitation.get_role_display()},
+        {"invitation": invitation.pk, "user": user.pk, "role": invitation.role},
+    )
+    return role
+
+
+# --- Passwords without e-mail ---------------------------------------------------------------
+
+
+def club_people(club):
+    """The accounts of a club: those with a role in it or linked to one of its members."""
+    from django.contrib.auth import get_user_model
+
+    return (
+        get_user_model()
+        .objects.filter(models.Q(club_roles__club=club) | models.Q(memberships__club=club))
+        .distinct()
+    )
+
+
+@transaction.atomic
+def password_link_create(*, club: Club, user, by) -> tuple[str, str]:
+    """(uidb64, token) of a one-time reset link for one of the club's people.
+
+    Django's reset confirm page takes it; the token stops working once the
+    password changes. Never for the site's operators: a club cannot take over
+    the site.
+    """
+    require_role(by, club, Role.ADMIN)
+    if user.is_superuser or user.is_staff:
+        raise PermissionDenied(_("A club cannot reset the password of a site operator."))
+    if not club_people(club).filter(pk=user.pk).exists():
+        raise PermissionDenied(_("This account is not one of the club's."))
+    _log(
+        club,
+        by,
+        ClubLog.Action.PASSWORD_LINK,
+        _("Password link made for %(user)s") % {"user": user.get_username()},
+        {"user": user.pk},
+    )
+    return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
+
+
+# --- Forget a person ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def member_forget(*, member: Member, by, name: str = "") -> Member:
+    """Erase a member's personal data; their results stay under a neutral name.
+
+    Name, membership number, contact details and the account link go; the
+    record (and so every result, standing and statistic) stays. The club's
+    own log loses the old name too. The log says who did it and when, and
+    names the record by number only.
+    """
+    require_role(by, member.club, Role.ADMIN)
+    member = Member.objects.select_for_update().get(pk=member.pk)
+    sentences = {member.name, member.email} - {""}
+    exact = {member.phone, member.membership_number} - {""}
+    new_name = name.strip() or _("former member %(number)s") % {"number": member.pk}
+    if member.user_id is not None:
+        # The account's plain membership goes with the link; a scorer, director
+        # or administrator keeps that role until an administrator revokes it.
+        ClubRole.objects.filter(club=member.club, user_id=member.user_id, role=Role.MEMBER).delete()
+    member.name = new_name
+    member.membership_number = ""
+    member.email = ""
+    member.phone = ""
+    member.user = None
+    member.is_active = False
+    _clean_save(member)
+    Invitation.objects.filter(member=member).update(
+        member=None, email="", revoked_at=timezone.now()
+    )
+    _scrub_club_text(member.club, sentences=sentences, exact=exact, replacement=new_name)
+    _log(
+        member.club,
+        by,
+        ClubLog.Action.MEMBER_FORGET,
+        _("Personal data of member record %(number)s erased") % {"number": member.pk},
+        {"member": member.pk},
+    )
+    return member
+
+
+def _scrub_club_text(club, *, sentences, exact, replacement):
+    """Replace erased data wherever the club's rows hold it as text.
+
+    Names and e-mail addresses (``sentences``) are replaced inside texts too
+    (a log line, a confirmation's "confirmed by"); short values such as a
+    phone or membership number (``exact``) only where a field holds exactly
+    them, so "1700 points" keeps its digits when number 17 is erased.
+    Other members' records are left alone: their names are other people's.
+    """
+    import json
+
+    text_types = (models.CharField, models.TextField)
+    for model, paths in club_data_models():
+        if model is Member:  # the record itself is rewritten; the others are other people
+            continue
+        fields = [
+            f
+            for f in model._meta.concrete_fields
+            if isinstance(f, (*text_types, models.JSONField)) and not f.choices
+        ]
+        rows = club_rows(model, paths, club.pk)
+        for field in fields:
+            is_json = isinstance(field, models.JSONField)
+            reach = models.Q()
+            for value in sentences:
+                reach |= models.Q(**{f"{field.attname}__contains": value})
+            for value in exact:
+                reach |= models.Q(**{field.attname: value})
+            if is_json:
+                candidates = rows.exclude(**{f"{field.attname}__isnull": True})
+            else:
+                candidates = rows.filter(reach)
+            for obj in candidates.only("pk", field.attname):
+                old = getattr(obj, field.attname)
+                new = json.dumps(old, ensure_ascii=False) if is_json else old
+                for value in sentences:
+                    needle = json.dumps(value, ensure_ascii=False)[1:-1] if is_json else value
+                    new = new.replace(needle, replacement)
+                if not is_json and new in exact:
+                    new = replacement
+                new = json.loads(new) if is_json else new
+                if new != old:
+                    model._base_manager.filter(pk=obj.pk).update(**{field.attname: new})
+
+
+# --- End a club -----------------------------------------------------------------------------
+
+
+def _paths_to_club(model, seen=()):
+    """Every ``a__b__club`` lookup from ``model`` to a Club along foreign keys."""
+    paths = []
+    for field in model._meta.get_fields():
+        if not (field.concrete and (field.many_to_one or field.one_to_one)):
+            continue
+        target = field.related_model
+        if target is Club:
+            paths.append(field.name)
+        elif target is not model and target not in seen:
+            paths += [f"{field.name}__{rest}" for rest in _paths_to_club(target, (*seen, model))]
+    return paths
+
+
+def club_data_models():
+    """(model, lookups to the club) of every model whose rows belong to a club.
+
+    Found from the models, so apps added later are covered without this module
+    knowing them.
+    """
+    found = []
+    for model in apps.get_models():
+        if model is Club:
+            continue
+        paths = _paths_to_club(model)
+        if paths:
+            found.append((model, tuple(paths)))
+    return found
+
+
+def club_rows(model, paths, club_pk):
+    """The rows of ``model`` that reach the club along any of ``paths``."""
+    reach = models.Q()
+    for path in paths:
+        reach |= models.Q(**{path: club_pk})
+    inner = model._base_manager.filter(reach).values("pk")
+    return model._base_manager.filter(pk__in=inner)
+
+
+@transaction.atomic
+def club_delete(*, club: Club, by, confirm_name: str) -> None:
+    """Delete the club and everything of it, after its name is typed exactly.
+
+    Rows are deleted model by model, each after the rows that protect it, in one
+    transaction. Accounts stay (they are people's, and may be in other clubs);
+    their roles in this club go. Refused while another club's league depends on
+    it, or it organises a league with other clubs' teams.
+    """
+    from tournaments.league_models import LeagueTeam
+
+    require_role(by, club, Role.ADMIN)
+    if confirm_name.strip() != club.name:
+        raise ValidationError({"confirm_name": _("Type the club's name exactly to delete it.")})
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    if (
+        LeagueTeam.objects.filter(club=club).exclude(league__competition__club=club).exists()
+        or LeagueTeam.objects.filter(league__competition__club=club).exclude(club=club).exists()
+    ):
+        raise ValidationError(
+            _("This club plays in a league with other clubs. End its part in the league first.")
+        )
+    pending = club_data_models()
+    while pending:
+        left = []
+        for model, paths in pending:
+            try:
+                with transaction.atomic():
+                    club_rows(model, paths, club.pk).delete()
+            except (ProtectedError, RestrictedError):
+                left.append((model, paths))
+        if len(left) == len(pending):
+            raise RuntimeError(f"club_delete is stuck on {[m.__name__ for m, _p in left]}")
+        pending = left
+    club.delete()

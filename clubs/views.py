@@ -10,8 +10,15 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from . import selectors, services
-from .forms import ClubForm, MemberFilterForm, MemberForm, MemberMergeForm, RoleGrantForm
-from .models import ClubRole, Member
+from .forms import (
+    ClubForm,
+    InvitationForm,
+    MemberFilterForm,
+    MemberForm,
+    MemberMergeForm,
+    RoleGrantForm,
+)
+from .models import Club, ClubRole, Member
 from .permissions import Role, club_required, has_role, visible_clubs
 from .tables import MemberTable
 
@@ -29,8 +36,21 @@ def home(request):
     from tournaments.selectors import evenings_to_direct
 
     clubs = visible_clubs(request.user).distinct().order_by("name")
+    from django.conf import settings
+
+    from .management.commands.demo import DEMO_SLUG
+
     nights = evenings_to_direct(user=request.user, today=timezone.localdate())
-    return render(request, "clubs/home.html", {"clubs": clubs, "nights": nights})
+    user = request.user
+    can_create = services.may_create_club(user)
+    context = {
+        "clubs": clubs,
+        "nights": nights,
+        "can_create_club": can_create,
+        "first_club": can_create and not Club.objects.exclude(slug=DEMO_SLUG).exists(),
+        "signup_open": not user.is_authenticated and settings.CLUB_CREATION == "anyone",
+    }
+    return render(request, "clubs/home.html", context)
 
 
 @club_required()
@@ -44,8 +64,17 @@ def club_detail(request, club):
         "is_admin": has_role(request.user, club, Role.ADMIN),
         "can_see_members": has_role(request.user, club, Role.MEMBER),
         "member_count": club.members.filter(is_active=True).count(),
+        "first_steps": _first_steps(request.user, club),
     }
     return render(request, "clubs/club_detail.html", context)
+
+
+def _first_steps(user, club):
+    """The checklist for the club's administrators, until every step is done."""
+    if not has_role(user, club, Role.ADMIN):
+        return []
+    steps = selectors.club_first_steps(club=club)
+    return [] if all(step.done for step in steps) else steps
 
 
 @club_required(Role.ADMIN)
@@ -163,6 +192,8 @@ def role_list(request, club):
     context = {
         "club": club,
         "roles": selectors.club_roles(club=club),
+        "invitations": selectors.open_invitations(club=club),
+        "invite_form": InvitationForm(club=club),
         "form": form,
         "role_choices": ClubRole.Role.choices,
     }

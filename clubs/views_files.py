@@ -16,6 +16,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from common.tabular import ACCEPT
+
 from . import exports, imports, selectors
 from .permissions import Role, club_required
 
@@ -25,8 +27,11 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 class MemberImportForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("Member list"),
-        help_text=gettext_lazy("A CSV file or an Excel workbook (.xlsx), at most 5 MB."),
-        widget=forms.FileInput(attrs={"accept": ".csv,.txt,.xlsx,text/csv," + XLSX_TYPE}),
+        help_text=gettext_lazy(
+            "A CSV file, an Excel workbook (.xlsx) or a LibreOffice spreadsheet (.ods), "
+            "at most 5 MB."
+        ),
+        widget=forms.FileInput(attrs={"accept": ACCEPT}),
     )
 
     def clean_file(self):
@@ -59,23 +64,34 @@ def member_import(request, club):
 
 def _member_import_apply(request, club):
     try:
-        rows, filename, columns = imports.rows_from_token(
+        rows, filename, columns, planned = imports.rows_from_token(
             request.POST["token"], club=club, by=request.user
         )
         result = imports.member_import_apply(
-            club=club, rows=rows, by=request.user, filename=filename, columns=columns
+            club=club,
+            rows=rows,
+            by=request.user,
+            filename=filename,
+            columns=columns,
+            planned=planned,
         )
     except imports.ImportRejected as exc:
         context = {"club": club, "form": MemberImportForm(), "rejected": exc.problems}
         return render(request, "clubs/member_import.html", context)
-    added, skipped = len(result.added), len(result.skipped)
+    added, skipped, changed = len(result.added), len(result.skipped), len(result.changed)
     if added:
         messages.success(
             request,
             ngettext("%(count)s member imported.", "%(count)s members imported.", added)
             % {"count": added},
         )
-    else:
+    if changed:
+        messages.success(
+            request,
+            ngettext("%(count)s member changed.", "%(count)s members changed.", changed)
+            % {"count": changed},
+        )
+    if not added and not changed:
         messages.info(request, _("Nothing was imported: every row is already a member."))
     if skipped:
         messages.info(

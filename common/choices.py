@@ -8,7 +8,7 @@ A value added to the enum without a label is an error at import time, not a
 500 on a page.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 
 from django.core.exceptions import ValidationError
@@ -26,14 +26,17 @@ def text_choices(
     *,
     value: Callable[[Enum], str] = str,
     name: str | None = None,
+    members: Iterable[Enum] | None = None,
 ) -> type[models.TextChoices]:
     """A ``TextChoices`` with one member per member of ``enum`` (same names, in
     the enum's order), stored as ``value(member)`` (``str(member)``: a
     ``StrEnum``'s value, a suit's letter) and labelled ``labels[member]``.
 
-    ``labels`` must name every member of ``enum`` and nothing else.
+    ``members`` narrows the choices to some members of the enum (a field that
+    takes only some of its values); ``labels`` must name every chosen member
+    and nothing else.
     """
-    members = list(enum)
+    members = list(enum) if members is None else list(members)
     missing = [m.name for m in members if m not in labels]
     extra = [str(k) for k in labels if k not in members]
     if missing or extra:
@@ -47,9 +50,10 @@ def text_choices(
     )
 
 
-def enum_values(enum: type[Enum], *, value: Callable[[Enum], str] = str) -> list[str]:
-    """The stored values of ``enum`` as plain strings, for a check constraint's
-    ``Q(field__in=...)`` (plain strings keep migrations free of the enum)."""
+def enum_values(enum: Iterable[Enum], *, value: Callable[[Enum], str] = str) -> list[str]:
+    """The stored values of ``enum`` (or of some of its members) as plain strings,
+    for a check constraint's ``Q(field__in=...)`` (plain strings keep migrations
+    free of the enum)."""
     return [value(m) for m in enum]
 
 

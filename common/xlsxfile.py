@@ -56,13 +56,15 @@ class XlsxWriter:
     def clean_text(self, value) -> str:
         return self.illegal.sub("", str(value))
 
-    def text(self, sheet, value, *, font=None):
-        """A text cell that is never read as a formula (None for an empty value)."""
+    def text(self, sheet, value, *, font=None, as_text=False):
+        """A text cell that is never read as a formula (None for an empty value).
+        ``as_text``: formatted as text (``@``), so digits typed or pasted there later
+        (a phone number, a membership number) keep their leading zeros."""
         if value is None or value == "":
             return None
         value = self.clean_text(value)
         guarded = value.startswith(FORMULA_TRIGGERS)
-        if not guarded and font is None:
+        if not guarded and font is None and not as_text:
             return value
         cell = self._Cell(sheet, value=value)
         if guarded:
@@ -70,6 +72,8 @@ class XlsxWriter:
             cell.quotePrefix = True
         if font is not None:
             cell.font = font
+        if as_text:
+            cell.number_format = "@"
         return cell
 
     def number(self, sheet, value, number_format=None):
@@ -120,10 +124,11 @@ def _shown_length(value) -> int:
     return len(str(value))
 
 
-def table_sheet(out: XlsxWriter, name, titles, rows):
+def table_sheet(out: XlsxWriter, name, titles, rows, *, text_columns=()):
     """A sheet holding one table: the title row bold, frozen and filtered, columns
     as wide as their longest value (between 8 and 50 characters). ``rows`` are
-    lists of plain values (text, number, date, bool, None)."""
+    lists of plain values (text, number, date, bool, None); the columns whose
+    indexes are in ``text_columns`` are text cells formatted as text (``@``)."""
     from openpyxl.utils import get_column_letter
 
     titles = [str(title) for title in titles]
@@ -136,7 +141,16 @@ def table_sheet(out: XlsxWriter, name, titles, rows):
     set_widths(sheet, [min(max(width + 2, MIN_WIDTH), MAX_WIDTH) for width in widths])
     sheet.freeze_panes = "A2"
     sheet.append(out.header(sheet, titles))
+    for index in text_columns:
+        sheet.column_dimensions[get_column_letter(index + 1)].number_format = "@"
     for row in rows:
-        sheet.append([out.value(sheet, value) for value in row])
+        sheet.append(
+            [
+                out.text(sheet, value, as_text=True)
+                if index in text_columns and value is not None
+                else out.value(sheet, value)
+                for index, value in enumerate(row)
+            ]
+        )
     sheet.auto_filter.ref = f"A1:{get_column_letter(max(len(titles), 1))}{len(rows) + 1}"
     return sheet

@@ -5,6 +5,7 @@ from django.contrib.auth.views import LoginView
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from clubs import views_access
 from clubs.auth import LoginForm, ResetPasswordView
 
 urlpatterns = [
@@ -17,6 +18,12 @@ urlpatterns = [
     path("", include("scoring.trickcheck_urls")),
     path("accounts/login/", LoginView.as_view(form_class=LoginForm), name="login"),
     path("accounts/password_reset/", ResetPasswordView.as_view(), name="password_reset"),
+    path("accounts/signup/", views_access.signup, name="signup"),
+    path(
+        "accounts/invitation/<str:token>/",
+        views_access.invitation_accept,
+        name="invitation-accept",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

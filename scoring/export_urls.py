@@ -5,6 +5,7 @@ Include from ``config/urls.py`` with ``path("", include("scoring.export_urls"))`
 
 from django.urls import path
 
+from . import archive_views
 from . import export_views as views
 
 app_name = "exports"
@@ -12,6 +13,8 @@ app_name = "exports"
 CLUB = "clubs/<slug:club>/"
 
 urlpatterns = [
+    path(f"{CLUB}archive.zip", archive_views.club_archive_download, name="club-archive"),
+    path("import-club/", archive_views.club_archive_upload, name="club-archive-import"),
     *[
         path(
             f"{CLUB}competitions/<int:pk>/standings.{fmt}",

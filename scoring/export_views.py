@@ -35,18 +35,19 @@ from django.core import signing
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
+from django.utils.formats import number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.permissions import Role, club_required
 from common.params import id_or_404
+from common.tabular import ACCEPT
 from tournaments.models import Competition, Evening, Round
 
 from . import qr
 from .exports import (
     CONTENT_TYPES,
-    XLSX_TYPE,
     csv,
     handlog,
     importers,
@@ -167,8 +168,11 @@ def table_plan_download(request, club, pk):
 class ResultsImportForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("Hand log"),
-        help_text=gettext_lazy("A CSV file (UTF-8) or an Excel workbook (.xlsx), at most 20 MB."),
-        widget=forms.FileInput(attrs={"accept": ".csv,.txt,.xlsx,text/csv," + XLSX_TYPE}),
+        help_text=gettext_lazy(
+            "A CSV file (UTF-8), an Excel workbook (.xlsx) or a LibreOffice spreadsheet "
+            "(.ods), at most 20 MB."
+        ),
+        widget=forms.FileInput(attrs={"accept": ACCEPT}),
     )
     create_members = forms.BooleanField(
         label=gettext_lazy("Add players who are not members yet as members"),
@@ -177,8 +181,10 @@ class ResultsImportForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > importers.MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(str(importers.size_problem(upload.size)))
+        if upload.size > importers.PAGE_LIMITS.max_bytes:
+            raise forms.ValidationError(
+                str(importers.size_problem(upload.size, importers.PAGE_LIMITS))
+            )
         return upload
 
 
@@ -243,7 +249,12 @@ def _unstash(token, club, competition, user):
 @club_required(Role.DIRECTOR)
 def results_import(request, club, pk):
     competition = _competition(club, pk)
-    context = {"club": club, "competition": competition, "columns": _column_help()}
+    context = {
+        "club": club,
+        "competition": competition,
+        "columns": _column_help(),
+        "max_rows": number_format(importers.PAGE_LIMITS.max_rows, force_grouping=True),
+    }
     if request.method == "POST" and "token" in request.POST:
         return _results_import_apply(request, club, competition, context)
     preview, token = None, ""
@@ -259,6 +270,7 @@ def results_import(request, club, pk):
                 data=data,
                 filename=upload.name,
                 create_members=create_members,
+                limits=importers.PAGE_LIMITS,
             )
             if preview.can_apply:
                 name = _stash(data)
@@ -291,6 +303,7 @@ def _results_import_apply(request, club, competition, context):
             filename=filename,
             by=request.user,
             create_members=create_members,
+            limits=importers.PAGE_LIMITS,
         )
     except importers.ImportRejected as exc:
         context.update({"form": ResultsImportForm(), "rejected": exc.problems})

@@ -294,6 +294,9 @@ class Adjustment(models.Model):
     )
     team = models.CharField(_("team"), max_length=1, choices=Team.choices, blank=True)
     points = models.IntegerField(_("points"))
+    marsen = models.PositiveSmallIntegerField(
+        _("marsen"), default=0, help_text=_("A sit-out the club counts as a mars: 1.")
+    )
     reason = models.CharField(_("reason"), max_length=300)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -25,14 +25,17 @@ from itertools import groupby
 
 # The basis and the tie-breaks are competition settings: defined (pure) next to the
 # competition model, which builds its choices from them; exported here as well.
-from tournaments.ranking_rules import Basis, TieBreak
+from tournaments.ranking_rules import Basis, PrizeRule, TieBreak
 
 __all__ = [
     "Basis",
     "EveningLine",
+    "PrizeRule",
     "RankedLine",
     "RankingSettings",
     "TieBreak",
+    "prize_keys",
+    "prize_places",
     "rank_evening",
     "rank_season",
 ]
@@ -95,7 +98,9 @@ class RankedLine:
 
     @property
     def score(self):
-        """What the ranking compares first: points, or points per game."""
+        """What the ranking compares first: points, points per game, or marsen."""
+        if self.basis is Basis.MARSEN:
+            return self.marsen
         return self.average if self.basis is Basis.AVERAGE else self.points
 
 
@@ -104,6 +109,8 @@ def _average(points, games):
 
 
 def _evening_value(line: EveningLine, basis: Basis):
+    if basis is Basis.MARSEN:
+        return line.marsen
     return _average(line.points, line.games) if basis is Basis.AVERAGE else line.points
 
 
@@ -251,3 +258,40 @@ def rank_evening(
     """
     settings = RankingSettings.of(basis=basis, min_attendance=1, tie_breaks=tie_breaks)
     return rank_season({key: [line] for key, line in lines.items()}, settings, h2h=h2h, name=name)
+
+
+def prize_places(rule: PrizeRule | str, players: int, places: int | None = None) -> frozenset[int]:
+    """The places (1 = first) that win a prize on an evening of ``players`` ranked
+    players, besides the poedelprijs.
+
+    >>> sorted(prize_places("per_four", 13))
+    [1, 2, 3]
+    >>> sorted(prize_places("formule_van_4", 21))
+    [1, 2, 3, 4, 8, 12, 16, 20]
+    """
+    rule = PrizeRule(rule)
+    if players <= 0:
+        return frozenset()
+    if rule is PrizeRule.FIRST_N:
+        wanted = range(1, (places or 1) + 1)
+    elif rule is PrizeRule.PER_FOUR:
+        wanted = range(1, max(1, players // 4) + 1)
+    elif rule is PrizeRule.FORMULE_VAN_4:
+        wanted = [1, 2, 3, 4, *range(8, players + 1, 4)]
+    else:
+        wanted = [1]
+    return frozenset(place for place in wanted if place <= players)
+
+
+def prize_keys(lines: Sequence[RankedLine], places: frozenset[int]) -> set[Hashable]:
+    """Who wins a prize: a ranked line whose place is a prize place. Players sharing
+    a place share its prize: a group at places 7 and 8 wins when 8 is a prize place."""
+    ranked = [line for line in lines if line.rank is not None]
+    size: dict[int, int] = {}
+    for line in ranked:
+        size[line.rank] = size.get(line.rank, 0) + 1
+    return {
+        line.key
+        for line in ranked
+        if any(place in places for place in range(line.rank, line.rank + size[line.rank]))
+    }

@@ -98,7 +98,11 @@ class EveningResultTable(StandingsTable):
         row_attrs = {
             "class": lambda record: " ".join(
                 c
-                for c, on in (("winner", record.get("winner")), ("poedel", record.get("poedel")))
+                for c, on in (
+                    ("winner", record.get("winner")),
+                    ("prize", record.get("prize")),
+                    ("poedel", record.get("poedel")),
+                )
                 if on
             )
         }
@@ -107,6 +111,8 @@ class EveningResultTable(StandingsTable):
         name = super().render_name(value, record)
         if record.get("winner"):
             return format_html("{} <span class='badge prize'>{}</span>", name, _("winner"))
+        if record.get("prize"):
+            return format_html("{} <span class='badge prize'>{}</span>", name, _("prize"))
         if record.get("poedel"):
             return format_html("{} <span class='badge prize'>{}</span>", name, _("poedelprijs"))
         return name

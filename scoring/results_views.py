@@ -87,10 +87,14 @@ def describe_settings(competition, period=None):
         )
     else:
         words.append(_("Equal points share the place."))
-    words.append(_("Sitting out a round scores %(score)s.") % {"score": competition.sitout_score})
-    words.extend(competition.describe_draw())
-    if competition.absence_policy != Competition.AbsencePolicy.NOTHING:
-        words.append(str(competition.get_absence_policy_display()).capitalize() + ".")
+    words.extend(describe_scores(competition))
+    words.extend(describe_prizes(competition))
+    side = dict(Competition.SideRanking.choices)
+    for key in competition.side_rankings:
+        words.append(
+            _("Also ranked: the %(ranking)s (all counting evenings, no minimum).")
+            % {"ranking": side[key]}
+        )
     excluded = competition.evenings.filter(counts_for_ranking=False).order_by("date")
     if excluded:
         days = ", ".join(date_format(e.date) for e in excluded)
@@ -107,6 +111,79 @@ def describe_settings(competition, period=None):
     return words
 
 
+def describe_scores(competition):
+    """Sit-out, late arrival and absence scores in plain words."""
+    words = []
+    if competition.sitout_mars:
+        words.append(
+            _("Sitting out a round scores %(score)s and counts as a mars.")
+            % {"score": competition.sitout_score}
+        )
+    else:
+        words.append(
+            _("Sitting out a round scores %(score)s.") % {"score": competition.sitout_score}
+        )
+    words.extend(competition.describe_draw())
+    if competition.late_score is not None:
+        words.append(
+            _("A player who arrives late scores %(score)s for each round missed.")
+            % {"score": competition.late_score}
+        )
+    policy = competition.absence_policy
+    if policy == Competition.AbsencePolicy.LOWEST:
+        words.append(
+            _(
+                "Players who called in get the evening's lowest score: the lowest of "
+                "those who played the whole evening."
+            )
+        )
+    elif policy == Competition.AbsencePolicy.FIXED:
+        if competition.absence_unit == Competition.AbsenceUnit.EVENING:
+            words.append(
+                _("Players who called in get %(score)s for the evening.")
+                % {"score": competition.absence_score}
+            )
+        else:
+            words.append(
+                _("Players who called in get %(score)s per round.")
+                % {"score": competition.absence_score}
+            )
+    if policy != Competition.AbsencePolicy.NOTHING:
+        words.append(
+            _(
+                "An absence score counts for the season, but never takes a place, a prize "
+                "or the poedelprijs on the evening."
+            )
+        )
+    return words
+
+
+def describe_prizes(competition):
+    """The evening prizes in plain words."""
+    rule = competition.prize_rule
+    if rule == Competition.PrizeRule.FIRST_N:
+        prizes = ngettext(
+            "The evening's winner wins a prize.",
+            "The first %(count)s places of an evening win a prize.",
+            competition.prize_places or 1,
+        ) % {"count": competition.prize_places}
+    elif rule == Competition.PrizeRule.PER_FOUR:
+        prizes = _("An evening has 1 prize per 4 players (at least 1), for the first places.")
+    elif rule == Competition.PrizeRule.FORMULE_VAN_4:
+        prizes = _("Evening prizes by the formule van 4: places 1 to 4, then 8, 12, 16 and so on.")
+    else:
+        prizes = _("The evening's winner wins a prize.")
+    return [
+        prizes,
+        _("The lowest score of the evening wins the poedelprijs (not to a prize winner)."),
+    ]
+
+
+def describe_evening(competition):
+    """What the evening result follows, in plain words: prizes and the scores."""
+    return describe_prizes(competition) + describe_scores(competition)
+
+
 @club_required()
 def season_standings(request, club, pk):
     competition = _competition(club, pk)
@@ -120,9 +197,20 @@ def season_standings(request, club, pk):
         columns=standings_columns(pairs=pairs),
     )
     RequestConfig(request, paginate=False).configure(table)
+    labels = dict(Competition.SideRanking.choices)
+    sides = []
+    for key, side in standings.side_standings(competition=competition, period=period):
+        side_table = StandingsTable(
+            _rows(side.lines, side.names, club, competition, pairs=pairs), prefix=f"{key}-"
+        )
+        if pairs:
+            side_table.columns["name"].column.verbose_name = _("Pair")
+        RequestConfig(request, paginate=False).configure(side_table)
+        sides.append({"key": key, "label": labels[key], "table": side_table})
     context = {
         "club": club,
         "competition": competition,
+        "sides": sides,
         "period": period,
         "periods": competition.periods.all(),
         "table": table,
@@ -142,10 +230,11 @@ def evening_result(request, club, pk):
     result = standings.evening_result(evening=evening)
     pairs = competition.kind == Competition.Kind.PAIRS
     rows = _rows(result.lines, result.names, club, competition, pairs=pairs)
-    winners, poedel = result.winners, result.poedel
+    winners, prizes, poedel = result.winners, result.prizes, result.poedel
     for row in rows:
         row["winner"] = row["key"] in winners
-        row["poedel"] = row["key"] in poedel and not row["winner"]
+        row["prize"] = row["key"] in prizes and not row["winner"]
+        row["poedel"] = row["key"] in poedel
         for number in result.round_numbers:
             row[f"round_{number}"] = result.rounds.get(row["key"], {}).get(number, "")
     columns = standings_columns(pairs=pairs, evenings=False, round_numbers=result.round_numbers)
@@ -158,6 +247,7 @@ def evening_result(request, club, pk):
         "competition": competition,
         "table": table,
         "result": result,
+        "settings_words": describe_evening(competition),
         "board": board,
         "refresh": board and evening.status != Evening.Status.FINISHED,
     }

@@ -148,28 +148,6 @@ class HandInput:
         return roefel.trump.letter if roefel is not None else ""
 
 
-def game_counts(hands):
-    """The counts a game stores beside its totals, from its hands (stored ``Hand``
-    rows or anything with the same fields): marsen (pit), nat of the playing
-    team, verzaken of the team that reneged (a verzaken is neither nat nor pit)
-    and the roem entered per team. The one place these are counted: the services
-    and the results import both store them."""
-    counts = dict.fromkeys(
-        ("marsen_a", "marsen_b", "nat_a", "nat_b", "verzaken_a", "verzaken_b"), 0
-    )
-    roem_a = roem_b = 0
-    for hand in hands:
-        if hand.pit:
-            counts["marsen_a" if hand.pit == "A" else "marsen_b"] += 1
-        if hand.nat:
-            counts["nat_a" if hand.playing == "A" else "nat_b"] += 1
-        if hand.verzaakt:
-            counts["verzaken_a" if hand.verzaakt == "A" else "verzaken_b"] += 1
-        roem_a += hand.roem_a
-        roem_b += hand.roem_b
-    return {**counts, "roem_a": roem_a, "roem_b": roem_b}
-
-
 def _user(by):
     return by if by is not None and by.is_authenticated else None
 
@@ -215,6 +193,44 @@ def _summary(game, hands):
     return rules.score_game(game_ruleset(game), [(h.score_a, h.score_b) for h in hands])
 
 
+def game_roem(ruleset, hands):
+    """The roem each team banked over the hands: what counts for it in the
+    statistics (on nat the rule set's ``nat_roem`` says who banks it; after
+    verzaken the other team banks all of it)."""
+    roem_a = roem_b = 0
+    for hand in hands:
+        banked = rules.banked_roem(
+            ruleset,
+            playing=hand.playing,
+            nat=hand.nat,
+            roem=(hand.roem_a, hand.roem_b),
+            verzaakt=getattr(hand, "verzaakt", "") or None,
+        )
+        roem_a += banked.a
+        roem_b += banked.b
+    return roem_a, roem_b
+
+
+def game_counts(hands, ruleset):
+    """The counts a game stores beside its totals, from its hands (stored ``Hand``
+    rows or anything with the same fields): marsen (pit), nat of the playing
+    team, verzaken of the team that reneged (a verzaken is neither nat nor pit)
+    and the roem each team banked (:func:`game_roem`). The one place these are
+    counted: the services and the results import both store them."""
+    counts = dict.fromkeys(
+        ("marsen_a", "marsen_b", "nat_a", "nat_b", "verzaken_a", "verzaken_b"), 0
+    )
+    for hand in hands:
+        if hand.pit:
+            counts["marsen_a" if hand.pit == "A" else "marsen_b"] += 1
+        if hand.nat:
+            counts["nat_a" if hand.playing == "A" else "nat_b"] += 1
+        if hand.verzaakt:
+            counts["verzaken_a" if hand.verzaakt == "A" else "verzaken_b"] += 1
+    roem_a, roem_b = game_roem(ruleset, hands)
+    return {**counts, "roem_a": roem_a, "roem_b": roem_b}
+
+
 def _recompute(game, hands):
     """Store the game's totals, counts and status from its hands.
 
@@ -225,7 +241,7 @@ def _recompute(game, hands):
     game.total_a, game.total_b = summary.totals
     game.hands_entered = len(hands)
     game.winner = summary.winner or ""
-    for name, value in game_counts(hands).items():
+    for name, value in game_counts(hands, game_ruleset(game)).items():
         setattr(game, name, value)
     if game.status != Game.Status.CONFIRMED or not summary.complete:
         game.status = Game.Status.COMPLETE if summary.complete else Game.Status.OPEN

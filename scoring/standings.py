@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
-from django.db.models import Case, Count, F, IntegerField, Sum, When
+from django.db.models import Case, Count, F, IntegerField, Min, Sum, When
 
 from clubs.models import Member
 from tournaments.models import Attendance, Competition, Evening, Round, Seat
@@ -31,8 +31,11 @@ from .models import Adjustment, Game
 from .ranking import (
     Basis,
     EveningLine,
+    PrizeRule,
     RankedLine,
     RankingSettings,
+    prize_keys,
+    prize_places,
     rank_evening,
     rank_season,
 )
@@ -124,10 +127,11 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
 
     personal = Adjustment.objects.filter(evening_id__in=evening_ids, member__isnull=False)
     for row in personal.values("evening_id", "member_id", "kind", "round__number").annotate(
-        total=Sum("points"), count=Count("pk")
+        total=Sum("points"), count=Count("pk"), marsen=Sum("marsen")
     ):
         tally = tallies[row["evening_id"]][row["member_id"]]
         tally.points += row["total"]
+        tally.marsen += row["marsen"] or 0
         if row["kind"] != Adjustment.Kind.SITOUT:
             tally.personal += row["total"]
         else:
@@ -156,9 +160,16 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
 
 
 def _apply_absences(competition, tallies, evening_ids):
-    """Score players who called in absent, as the competition's policy says."""
+    """Score late arrivals and players who called in absent, as the competition says.
+
+    A player whose first round is not round 1 arrived late: each round missed
+    scores the late arrival score (when the club gives one), counted as a game.
+    "The evening's lowest score" is the lowest of the players who played the
+    whole evening: not one who left early, arrived late or missed a round.
+    """
     policy = competition.absence_policy
-    if policy == Competition.AbsencePolicy.NOTHING:
+    late_score = competition.late_score
+    if policy == Competition.AbsencePolicy.NOTHING and late_score is None:
         return
     rounds = dict(
         Round.objects.filter(evening_id__in=evening_ids)
@@ -166,21 +177,55 @@ def _apply_absences(competition, tallies, evening_ids):
         .annotate(n=Count("pk"))
         .values_list("evening_id", "n")
     )
-    absent = Attendance.objects.filter(
-        evening_id__in=evening_ids, status=Attendance.Status.EXCUSED
-    ).values_list("evening_id", "member_id")
-    for evening_id, member_id in absent:
-        played = [t for t in tallies[evening_id].values() if t.played]
+    first_rounds = (
+        Seat.objects.filter(round__evening_id__in=evening_ids, member__isnull=False)
+        .values("round__evening_id", "member_id")
+        .annotate(first=Min("round__number"))
+        .values_list("round__evening_id", "member_id", "first")
+    )
+    late = defaultdict(dict)  # evening -> {member: rounds missed}
+    for evening_id, member_id, first in first_rounds:
+        if first > 1:
+            late[evening_id][member_id] = first - 1
+    statuses = defaultdict(dict)
+    for evening_id, member_id, status in Attendance.objects.filter(
+        evening_id__in=evening_ids
+    ).values_list("evening_id", "member_id", "status"):
+        statuses[evening_id][member_id] = status
+    for evening_id in evening_ids:
         count = rounds.get(evening_id, 0)
-        if not played or not count:
+        members = tallies[evening_id]
+        whole = [
+            tally
+            for member_id, tally in members.items()
+            if tally.played
+            and tally.games >= count
+            and member_id not in late[evening_id]
+            and statuses[evening_id].get(member_id) != Attendance.Status.LEFT
+        ]
+        if late_score is not None:
+            for member_id, missed in late[evening_id].items():
+                tally = members[member_id]
+                tally.points += late_score * missed
+                tally.games += missed
+                for number in range(1, missed + 1):
+                    tally.rounds.setdefault(number, late_score)
+        if policy == Competition.AbsencePolicy.NOTHING or not count:
             continue
         if policy == Competition.AbsencePolicy.LOWEST:
-            points = min(t.points for t in played)
+            if not whole:
+                continue
+            points = min(t.points for t in whole)
+        elif competition.absence_unit == Competition.AbsenceUnit.EVENING:
+            points = competition.absence_score
         else:
             points = competition.absence_score * count
-        tally = tallies[evening_id][member_id]
-        if not tally.played:
-            tally.points, tally.games = points, count
+        for member_id, status in statuses[evening_id].items():
+            if status != Attendance.Status.EXCUSED:
+                continue
+            tally = members[member_id]
+            if not tally.played:
+                tally.points, tally.games = points, count
 
 
 def _names(member_ids):
@@ -270,8 +315,29 @@ def ranking_settings(competition):
     )
 
 
-def season_standings(*, competition: Competition, period=None) -> Standings:
-    """The standings of a competition (or one of its periods) by its own settings."""
+#: The side rankings a season can show beside its main standings
+#: (``Competition.side_rankings``), each a ranking definition of its own: every
+#: counting evening (no best N), no minimum attendance.
+SIDE_RANKINGS = {
+    "points": RankingSettings(basis=Basis.TOTAL),
+    "marsen": RankingSettings(basis=Basis.MARSEN),
+}
+
+
+def side_standings(*, competition: Competition, period=None) -> list[tuple[str, Standings]]:
+    """The competition's side rankings (puntenkampioen, most marsen), in its order."""
+    return [
+        (key, season_standings(competition=competition, period=period, settings=SIDE_RANKINGS[key]))
+        for key in competition.side_rankings
+        if key in SIDE_RANKINGS
+    ]
+
+
+def season_standings(
+    *, competition: Competition, period=None, settings: RankingSettings | None = None
+) -> Standings:
+    """The standings of a competition (or one of its periods) by its own settings,
+    or by ``settings`` (a side ranking)."""
     evenings = counted_evenings(competition, period)
     ids = [e.pk for e in evenings]
     tallies = evening_tallies(ids, confirmed_only=True)
@@ -283,7 +349,10 @@ def season_standings(*, competition: Competition, period=None) -> Standings:
     for evening in evenings:
         for key, tally in tallies.get(evening.pk, {}).items():
             per_key[key].append(tally.line(evening.pk))
-    settings = ranking_settings(competition)
+    if settings is None:
+        settings = ranking_settings(competition)
+    else:
+        settings = replace(settings, tie_breaks=ranking_settings(competition).tie_breaks)
     names = _pair_names(competition) if pairs else _names(per_key)
     h2h = head_to_head(ids) if "head_to_head" in competition.tie_breaks and not pairs else None
     lines = rank_season(per_key, settings, h2h=h2h, name=lambda key: names.get(key, ""))
@@ -316,6 +385,8 @@ class EveningResult:
     tallies: dict
     final: bool = True
     tables: list = field(default_factory=list)  # scoring.selectors.TableProgress
+    prize_rule: str = PrizeRule.WINNER
+    prize_places: int | None = None
 
     @property
     def winners(self):
@@ -324,13 +395,23 @@ class EveningResult:
         return {line.key for line in self.lines if line.rank == 1}
 
     @property
+    def prizes(self):
+        """Who wins a prize by the competition's prize rule (the winners included);
+        only players who played take one, and only once the evening is final."""
+        if not self.final:
+            return set()
+        ranked = [line for line in self.lines if line.rank is not None]
+        return prize_keys(ranked, prize_places(self.prize_rule, len(ranked), self.prize_places))
+
+    @property
     def poedel(self):
-        """The lowest score among the ranked (poedelprijs); shared when equal."""
+        """The lowest score among the ranked (poedelprijs); shared when equal, and
+        never to a player who already wins a prize."""
         ranked = [line for line in self.lines if line.rank is not None]
         if not self.final or len(ranked) < 2:
             return set()
         lowest = min(line.points for line in ranked)
-        return {line.key for line in ranked if line.points == lowest}
+        return {line.key for line in ranked if line.points == lowest} - self.prizes
 
     @property
     def confirmed(self):
@@ -384,6 +465,8 @@ def evening_result(*, evening: Evening) -> EveningResult:
         tallies=members,
         final=final,
         tables=tables,
+        prize_rule=competition.prize_rule,
+        prize_places=competition.prize_places,
     )
 
 
@@ -397,6 +480,12 @@ class PlayerEvening:
     games: int
     rank: int | None
     players: int
+    #: How the evening counts in the standings: COUNTED, DROPPED (outside the best
+    #: N) or NOT_COUNTED (an evening that does not count, or is not closed yet).
+    counts: str = "not_counted"
+
+
+COUNTED, DROPPED, NOT_COUNTED = "counted", "dropped", "not_counted"
 
 
 @dataclass(frozen=True)
@@ -423,6 +512,9 @@ class PlayerStats:
     partners: list
     #: Hands the player's team ended by reneging (verzaken is not nat).
     verzaken: int = 0
+    #: The player's line in the season standings (None in a pairs competition or
+    #: before the first counting evening): the totals that decide the ranking.
+    standing: RankedLine | None = None
 
     @property
     def average(self):
@@ -438,15 +530,26 @@ class PlayerStats:
 
 
 def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
-    """A player's season: evenings with their place, totals, and partners."""
+    """A player's season: evenings with their place, totals, and partners.
+
+    The totals count every evening played (confirmed games), also those that do not
+    count for the ranking; ``standing`` is the player's line in the standings, and
+    each evening says whether it counted there.
+    """
     evenings = list(
         Evening.objects.filter(competition=competition)
         .exclude(status=Evening.Status.PLANNED)
         .order_by("date")
     )
     ids = [e.pk for e in evenings]
-    tallies = evening_tallies(ids)
+    tallies = evening_tallies(ids, confirmed_only=True)
     _apply_absences(competition, tallies, ids)
+    standing = None
+    if competition.kind != Competition.Kind.PAIRS:
+        lines = season_standings(competition=competition).lines
+        standing = next((line for line in lines if line.key == member.pk), None)
+    counted = set(standing.counted) if standing else set()
+    dropped = set(standing.dropped) if standing else set()
     own = []
     totals = Tally()
     for evening in evenings:
@@ -459,7 +562,11 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
             tie_breaks=competition.tie_breaks,
         )
         rank = next(line.rank for line in ranked if line.key == member.pk)
-        own.append(PlayerEvening(evening, mine.points, mine.games, rank, len(players)))
+        counts = (
+            COUNTED if evening.pk in counted else DROPPED if evening.pk in dropped else NOT_COUNTED
+        )
+        ranked_players = sum(1 for line in ranked if line.rank is not None)
+        own.append(PlayerEvening(evening, mine.points, mine.games, rank, ranked_players, counts))
         for name in ("points", "games", "marsen", "nat", "nat_defending", "roem", "verzaken"):
             setattr(totals, name, getattr(totals, name) + getattr(mine, name))
     return PlayerStats(
@@ -473,6 +580,7 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         roem=totals.roem,
         verzaken=totals.verzaken,
         partners=_partners(member, ids),
+        standing=standing,
     )
 
 

@@ -20,6 +20,7 @@ BENCHES = [
     ["-m", "scoring.rules.bench"],
     ["-m", "tournaments.draw_bench"],
     ["-m", "scoring.bench_standings"],
+    ["-m", "scoring.exports.import_bench"],
 ]
 OPTIONAL = [["-m", "scoring.exports.bench"]]
 

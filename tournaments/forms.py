@@ -39,6 +39,13 @@ class CompetitionForm(forms.ModelForm):
         widget=forms.CheckboxSelectMultiple,
         help_text=_("In the order shown; players still equal share the rank."),
     )
+    side_rankings = forms.MultipleChoiceField(
+        label=_("Other rankings"),
+        choices=Competition.SideRanking.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Shown beside the main standings, each ranked on its own."),
+    )
     ruleset_base = forms.ChoiceField(
         choices=Competition._meta.get_field("ruleset_preset").choices,
         required=False,
@@ -58,12 +65,18 @@ class CompetitionForm(forms.ModelForm):
             "odd_players",
             "movement",
             "sitout_score",
+            "sitout_mars",
+            "late_score",
             "absence_policy",
             "absence_score",
+            "absence_unit",
+            "prize_rule",
+            "prize_places",
             "ranking_basis",
             "best_of",
             "min_attendance",
             "tie_breaks",
+            "side_rankings",
         ]
         widgets = {"start_date": DateInput(), "end_date": DateInput()}
 
@@ -93,6 +106,9 @@ class CompetitionForm(forms.ModelForm):
         self.fields["ruleset_preset"].disabled = locked
         # Individual competitions have no pairs to move: a form without it keeps the default.
         self.fields["movement"].required = False
+        # Settings added later: a form posted without them keeps what the competition has.
+        self.fields["absence_unit"].required = False
+        self.fields["prize_rule"].required = False
         self.fields["ruleset_preset"].label = _("Start from")
         self.order_fields([*self.Meta.fields[:6], "ruleset_base", *RULE_FIELDS])
 
@@ -113,6 +129,17 @@ class CompetitionForm(forms.ModelForm):
             }
             for name, ruleset in RULESETS.items()
         }
+
+    def _kept(self, name):
+        return self.cleaned_data[name] or getattr(
+            self.instance, name, Competition._meta.get_field(name).default
+        )
+
+    def clean_absence_unit(self):
+        return self._kept("absence_unit")
+
+    def clean_prize_rule(self):
+        return self._kept("prize_rule")
 
     def clean_movement(self):
         return self.cleaned_data["movement"] or (

@@ -43,6 +43,7 @@ class Competition(models.Model):
             ranking_rules.Basis.AVERAGE: _("average per game"),
         },
         name="RankingBasis",
+        members=ranking_rules.MAIN_BASES,
     )
 
     OddPlayers = text_choices(
@@ -68,6 +69,30 @@ class Competition(models.Model):
         NOTHING = "nothing", _("absent players get no score")
         LOWEST = "lowest", _("players who called in get the evening's lowest score")
         FIXED = "fixed", _("players who called in get the absence score")
+
+    class AbsenceUnit(models.TextChoices):
+        ROUND = "round", _("per round")
+        EVENING = "evening", _("per evening, whatever the number of rounds")
+
+    PrizeRule = text_choices(
+        ranking_rules.PrizeRule,
+        {
+            ranking_rules.PrizeRule.WINNER: _("the evening's winner"),
+            ranking_rules.PrizeRule.FIRST_N: _("the first N places"),
+            ranking_rules.PrizeRule.PER_FOUR: _("1 prize per 4 players"),
+            ranking_rules.PrizeRule.FORMULE_VAN_4: _(
+                "formule van 4 (places 1-4, then 8, 12, 16, ...)"
+            ),
+        },
+        name="PrizeRule",
+    )
+
+    class SideRanking(models.TextChoices):
+        """Rankings shown beside the main standings; each is its own definition
+        (``scoring.standings.SIDE_RANKINGS``)."""
+
+        POINTS = "points", _("puntenkampioen: most total points over every counting evening")
+        MARSEN = "marsen", _("most marsen over every counting evening")
 
     TieBreak = text_choices(
         ranking_rules.TieBreak,
@@ -123,7 +148,43 @@ class Competition(models.Model):
         _("absence"), max_length=10, choices=AbsencePolicy.choices, default=AbsencePolicy.NOTHING
     )
     absence_score = models.PositiveIntegerField(
-        _("absence score"), default=0, help_text=_("Per round, with the fixed absence policy.")
+        _("absence score"), default=0, help_text=_("With the fixed absence policy.")
+    )
+    absence_unit = models.CharField(
+        _("absence score counts"),
+        max_length=10,
+        choices=AbsenceUnit.choices,
+        default=AbsenceUnit.ROUND,
+        help_text=_("The fixed absence score per round, or once for the whole evening."),
+    )
+    sitout_mars = models.BooleanField(
+        _("a sit-out counts as a mars"),
+        default=False,
+        help_text=_(
+            "For clubs that give 1600 plus a mars: the sit-out counts one mars for the "
+            "marsen column and tie-breaks (put the mars's points in the sit-out score)."
+        ),
+    )
+    late_score = models.PositiveIntegerField(
+        _("late arrival score"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Points per round a player who arrives late missed; empty: no score for those rounds."
+        ),
+    )
+    prize_rule = models.CharField(
+        _("evening prizes"),
+        max_length=14,
+        choices=PrizeRule.choices,
+        default=PrizeRule.WINNER,
+        help_text=_("The poedelprijs (lowest score) is always given besides."),
+    )
+    prize_places = models.PositiveSmallIntegerField(
+        _("prize places"),
+        null=True,
+        blank=True,
+        help_text=_('With "the first N places": N.'),
     )
     ranking_basis = models.CharField(
         _("ranking by"), max_length=10, choices=RankingBasis.choices, default=RankingBasis.TOTAL
@@ -144,6 +205,12 @@ class Competition(models.Model):
         default=list,
         blank=True,
         help_text=_("Applied in this order; players still equal share the rank."),
+    )
+    side_rankings = models.JSONField(
+        _("other rankings"),
+        default=list,
+        blank=True,
+        help_text=_("Shown beside the main standings."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -186,8 +253,21 @@ class Competition(models.Model):
                 name="competition_movement_known",
             ),
             models.CheckConstraint(
-                condition=Q(ranking_basis__in=enum_values(ranking_rules.Basis)),
+                condition=Q(ranking_basis__in=enum_values(ranking_rules.MAIN_BASES)),
                 name="competition_ranking_basis_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(absence_unit__in=["round", "evening"]),
+                name="competition_absence_unit_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(prize_rule__in=enum_values(ranking_rules.PrizeRule)),
+                name="competition_prize_rule_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(prize_rule="first_n") | Q(prize_places__gte=1),
+                name="competition_prize_places_given",
+                violation_error_message=_("Say how many places win a prize."),
             ),
         ]
 
@@ -235,11 +315,12 @@ class Competition(models.Model):
         return [_("Players left over sit out, by turns over the season.")]
 
     def clean(self):
-        """The tie-break order names known tie-breaks, each once; the rule set is the
-        preset with the overrides, checked by the scoring core (the overrides are
-        stored as the core gives them: only what differs)."""
+        """The tie-break order names known tie-breaks, each once; the side rankings
+        are known ones; a "first N" prize rule says N; the rule set is the preset
+        with the overrides, checked by the scoring core (the overrides are stored as
+        the core gives them: only what differs)."""
         errors = {}
-        for check in (self._clean_tie_breaks, self._clean_ruleset):
+        for check in (self._clean_tie_breaks, self._clean_prizes, self._clean_ruleset):
             try:
                 check()
             except ValidationError as exc:
@@ -252,6 +333,14 @@ class Competition(models.Model):
             validate_tie_breaks(self.tie_breaks, self.TieBreak)
         except ValidationError as exc:
             raise ValidationError({"tie_breaks": exc}) from exc
+
+    def _clean_prizes(self):
+        side = self.side_rankings
+        if not isinstance(side, list) or any(v not in self.SideRanking.values for v in side):
+            raise ValidationError({"side_rankings": _("Unknown ranking.")})
+        self.side_rankings = [v for v in self.SideRanking.values if v in side]
+        if self.prize_rule == self.PrizeRule.FIRST_N and not self.prize_places:
+            raise ValidationError({"prize_places": _("Say how many places win a prize.")})
 
     def _clean_ruleset(self):
         try:
@@ -412,6 +501,7 @@ class Attendance(models.Model):
     class Status(models.TextChoices):
         PRESENT = "present", _("present")
         LEFT = "left", _("left early")
+        LATE = "late", _("arrives late")
         EXCUSED = "excused", _("called in absent")
 
     evening = models.ForeignKey(
@@ -434,7 +524,7 @@ class Attendance(models.Model):
                 fields=["evening", "member"], name="attendance_once_per_evening"
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["present", "left", "excused"]),
+                condition=Q(status__in=["present", "left", "late", "excused"]),
                 name="attendance_status_known",
             ),
         ]

@@ -7,7 +7,7 @@ and the tie-break lists store.
 
 from enum import StrEnum
 
-__all__ = ["Basis", "TieBreak"]
+__all__ = ["Basis", "PrizeRule", "TieBreak"]
 
 
 class Basis(StrEnum):
@@ -17,6 +17,22 @@ class Basis(StrEnum):
     """The total of the counted evenings."""
     AVERAGE = "average"
     """Points per game over the counted evenings."""
+    MARSEN = "marsen"
+    """The marsen of the counted evenings: a side ranking (most marsen), never a
+    competition's main ranking (:data:`MAIN_BASES`)."""
+
+
+#: The bases a competition's main standings can rank by.
+MAIN_BASES = (Basis.TOTAL, Basis.AVERAGE)
+
+
+class PrizeRule(StrEnum):
+    """Which places of an evening win a prize, besides the poedelprijs (the lowest)."""
+
+    WINNER = "winner"
+    FIRST_N = "first_n"
+    PER_FOUR = "per_four"
+    FORMULE_VAN_4 = "formule_van_4"
 
 
 class TieBreak(StrEnum):

@@ -43,12 +43,18 @@ COMPETITION_FIELDS = (
     "odd_players",
     "movement",
     "sitout_score",
+    "sitout_mars",
+    "late_score",
     "absence_policy",
     "absence_score",
+    "absence_unit",
+    "prize_rule",
+    "prize_places",
     "ranking_basis",
     "best_of",
     "min_attendance",
     "tie_breaks",
+    "side_rankings",
 )
 
 
@@ -350,6 +356,7 @@ def _sitout_adjustment(round_, member_id, competition, by):
         kind=Adjustment.Kind.SITOUT,
         member_id=member_id,
         points=competition.sitout_score,
+        marsen=1 if competition.sitout_mars else 0,
         reason=_("Sat out round %(number)s") % {"number": round_.number},
         created_by=by,
     )

@@ -10,6 +10,9 @@
   ``DJANGO_EMAIL_HOST_PASSWORD``, ``DJANGO_EMAIL_USE_TLS``/``_SSL``; and
   ``DJANGO_DEFAULT_FROM_EMAIL``. Without any, password reset says to ask the club's
   administrator instead of pretending to send.
+- ``DJANGO_CLUB_CREATION``: who may start a club on the site: ``operators`` (the
+  default: staff and superusers only) or ``anyone`` (a federation hosting clubs:
+  a sign-up page lets anyone make an account and start one).
 """
 
 import os
@@ -290,3 +293,9 @@ else:
 if os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip():
     DEFAULT_FROM_EMAIL = os.environ["DJANGO_DEFAULT_FROM_EMAIL"].strip()
 EMAIL_TIMEOUT = 10
+
+
+# --- Who may start a club: the site's operators, or anyone who signs up -------------------
+CLUB_CREATION = os.environ.get("DJANGO_CLUB_CREATION", "operators").strip() or "operators"
+if CLUB_CREATION not in ("operators", "anyone"):
+    raise ImproperlyConfigured("DJANGO_CLUB_CREATION must be 'operators' or 'anyone'.")

@@ -45,6 +45,7 @@ CONTENT_TYPES = {
     "xlsx": XLSX_TYPE,
     "csv": "text/csv; charset=utf-8",
     "pdf": "application/pdf",
+    "zip": "application/zip",
 }
 
 

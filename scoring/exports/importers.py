@@ -66,28 +66,29 @@ Twice
     with other results is an error (remove it, or the rows, first); an
     existing evening without rounds (planned) gets the imported rounds.
 Files
-    CSV in UTF-8 (with or without byte-order mark; UTF-16 with a byte-order
-    mark is read too), separated by commas (``;`` and tabs are recognised);
-    anything else is rejected with the line of the first character that is
-    not UTF-8. An .xlsx is read from its first sheet, formulas as written: a
-    formula or an error cell is a problem ("paste values"). A leading
-    apostrophe before ``= + - @`` is dropped (our CSV export's guard).
+    Read by the site's one reader, :mod:`common.tabular`: CSV (UTF-8, UTF-16
+    with a byte-order mark, or Windows-1252 with a warning; separated by ``,``,
+    ``;`` or tabs), .xlsx and LibreOffice .ods, the first sheet, streaming. A
+    formula or an error cell is a problem ("paste values"); ``=TRUE()`` reads
+    as its value; the formula guard of our CSV export (a leading apostrophe
+    before ``= + - @``) is dropped. When no column title is found, the report
+    says which separator the first row has.
 Limits
-    Files up to 20 MB, workbooks that unpack to at most 150 MB, and at most
-    50,000 rows: the largest season we know (100 players every week, the
-    benchmark) has 48,000 hands, and a file is one competition. More rows is
-    refused before anything is checked, asking to split the file by season.
-    A report lists at most 500 problems and says how many more there are.
+    :data:`LIMITS` (the command ``import_results``): files up to 20 MB,
+    workbooks that unpack to at most 150 MB, and at most 50,000 rows: the
+    largest season we know (100 players every week, the benchmark) has 48,000
+    hands, and a file is one competition. :data:`PAGE_LIMITS` (the upload
+    page): 20,000 rows and 64 MB unpacked, what a request reads, checks and
+    stores within about 20 s (measured by ``make bench``); the page says so and
+    points to the command for more. More rows is refused while reading, before
+    anything is checked, asking to split the file. A report lists at most 500
+    problems and says how many more there are.
 """
 
 from __future__ import annotations
 
-import codecs
-import csv
-import io
 import re
 import unicodedata
-import zipfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -95,16 +96,23 @@ from functools import lru_cache, partial
 
 from django.conf import settings
 from django.db import transaction
-from django.template.defaultfilters import filesizeformat
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs.imports import ImportRejected, Problem
 from clubs.models import Club, Member
 from clubs.permissions import Role, require_role
-from common.csvfile import unguard
-from common.text import has_control_character
+from common.tabular import (
+    Bad,
+    ImportRejected,
+    Limits,
+    Problem,
+    Rejected,
+    column_letter,
+    is_empty,
+    normalise_title,
+    read_table,
+)
 from scoring import rules
 from scoring.messages import hand_message
 from scoring.models import Adjustment, AuditEntry, Game, Hand
@@ -124,11 +132,16 @@ __all__ = [
     "results_import_preview",
 ]
 
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-MAX_UNPACKED_BYTES = 150 * 1024 * 1024
-MAX_ROWS = 50_000
+LIMITS = Limits(max_bytes=20 * 1024 * 1024, max_rows=50_000, max_unpacked_bytes=150 * 1024 * 1024)
+# What one web request reads, checks and stores within ~20 s (the worker's
+# timeout is 30 s) on a club laptop: measured by ``make bench``
+# (scoring.exports.import_bench). Larger files: manage.py import_results.
+PAGE_LIMITS = Limits(
+    max_bytes=20 * 1024 * 1024, max_rows=20_000, max_unpacked_bytes=64 * 1024 * 1024
+)
+MAX_UPLOAD_BYTES = LIMITS.max_bytes
+MAX_ROWS = LIMITS.max_rows
 MAX_PROBLEMS = 500
-EXCEL_MAX_ROW = 1_048_576
 NAME_MAX = Member._meta.get_field("name").max_length
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
@@ -307,186 +320,29 @@ class ImportResult:
 # ---------------------------------------------------------------- reading
 
 
-class _Rejected(Exception):
-    def __init__(self, *problems):
-        self.problems = list(problems)
-
-
-@dataclass(frozen=True, slots=True)
-class _Bad:
-    """A cell that cannot be imported (a formula, an Excel error)."""
-
-    message: str
-
-
-def _normalise(title) -> str:
-    return "".join(ch for ch in str(title).casefold() if ch.isalnum())
-
-
 def _aliases() -> dict[str, str]:
     """Normalised column title -> column key: names, Dutch words, our titles in each language."""
     aliases = {}
     for key in COLUMNS:
-        aliases[_normalise(key)] = key
+        aliases[normalise_title(key)] = key
     for key, words in ALIASES.items():
         for word in words:
-            aliases.setdefault(_normalise(word), key)
+            aliases.setdefault(normalise_title(word), key)
     for code, _language in settings.LANGUAGES:
         with translation.override(code):
             for key in COLUMNS:
-                aliases.setdefault(_normalise(TITLES[key]), key)
+                aliases.setdefault(normalise_title(TITLES[key]), key)
     return aliases
 
 
-def size_problem(size) -> Problem:
-    return Problem(
-        _("The file is too large (%(size)s); files up to %(limit)s can be imported.")
-        % {"size": filesizeformat(size), "limit": filesizeformat(MAX_UPLOAD_BYTES)}
-    )
-
-
-def _too_many_rows() -> Problem:
-    return Problem(
-        _(
-            "The file has more than %(max)s rows. Import one competition (season) per "
-            "file, and split a very long one by date."
-        )
-        % {"max": f"{MAX_ROWS:,}".replace(",", ".")}
-    )
-
-
-def _csv_rows(data: bytes):
-    """(row number, values) for each CSV record; the first is the header."""
-    if data.startswith(codecs.BOM_UTF8):
-        encoding, data = "utf-8", data[len(codecs.BOM_UTF8) :]
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        encoding = "utf-16"
-    else:
-        encoding = "utf-8"
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise _Rejected(
-            Problem(
-                _(
-                    "The file is not UTF-8 text (line %(line)s has a character in "
-                    "another encoding). In Excel choose Save as, “CSV UTF-8”, or "
-                    "import the .xlsx workbook itself."
-                )
-                % {"line": line}
-            )
-        ) from exc
-    if "\x00" in text:
-        raise _Rejected(Problem(_("The file is not a CSV text file or an Excel workbook.")))
-    first_line = text.split("\n", 1)[0].rstrip("\r")
-    aliases = _aliases()
-
-    def score(delimiter):
-        titles = next(csv.reader([first_line], delimiter=delimiter), [])
-        return (sum(_normalise(t) in aliases for t in titles), delimiter == ",")
-
-    delimiter = max([",", ";", "\t"], key=score)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        yield from enumerate(reader, 1)
-    except csv.Error as exc:
-        raise _Rejected(
-            Problem(_("The file could not be read as CSV: %(error)s") % {"error": exc})
-        ) from exc
-
-
-def _xlsx_rows(data: bytes):
-    """(row number, values) of the workbook's first sheet, formulas as written."""
-    import openpyxl
-
-    not_xlsx = Problem(_("The file is not an Excel workbook (.xlsx) that can be read."))
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, ValueError) as exc:
-        raise _Rejected(not_xlsx) from exc
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise _Rejected(Problem(_("The workbook is too large when unpacked.")))
-    try:
-        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
-        sheet = workbook.worksheets[0]
-        header = next(sheet.iter_rows(min_row=1, max_row=1), ())
-    except Exception as exc:  # openpyxl raises many kinds on a damaged file
-        raise _Rejected(not_xlsx) from exc
-    width = 0
-    for index, cell in enumerate(header, 1):
-        if cell.value is not None:
-            width = index
-    width = max(width, 1)
-    try:
-        # Rows are numbered as the sheet does; gaps come as empty rows (one
-        # shared tuple, cheap) and the loop stops at Excel's last row.
-        gap = None
-        for number, cells in enumerate(sheet.iter_rows(min_row=1, max_col=width), 1):
-            if number > EXCEL_MAX_ROW:
-                break
-            if cells is gap:
-                continue  # openpyxl fills a gap with one shared empty row
-            values = [_xlsx_value(cell) for cell in cells]
-            if not any(value is not None for value in values):
-                gap = cells
-                continue
-            yield number, values
-    except _Rejected:
-        raise
-    except Exception as exc:
-        raise _Rejected(not_xlsx) from exc
-    finally:
-        workbook.close()
-
-
-def _xlsx_value(cell):
-    value = cell.value
-    if value is None:
-        return None
-    data_type = cell.data_type
-    if data_type == "f":
-        formula = value if isinstance(value, str) else "="
-        formula = formula if len(formula) <= 40 else formula[:39] + "…"
-        return _Bad(
-            _(
-                "the cell holds a formula (%(formula)s); copy the column and "
-                "paste it back as values."
-            )
-            % {"formula": formula}
-        )
-    if data_type == "e":
-        return _Bad(_("the cell shows an error (%(error)s).") % {"error": value})
-    return value
-
-
-def _grid(data: bytes, filename: str):
-    if not data:
-        raise _Rejected(Problem(_("The file is empty.")))
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise _Rejected(size_problem(len(data)))
-    if data.startswith(b"PK\x03\x04"):
-        return _xlsx_rows(data), False
-    if data.startswith(b"\xd0\xcf\x11\xe0"):
-        raise _Rejected(
-            Problem(
-                _(
-                    "This is an old Excel file (.xls) or a workbook with a password. "
-                    "Save it as .xlsx without a password, or as CSV UTF-8."
-                )
-            )
-        )
-    if filename.lower().endswith((".xlsx", ".xlsm")):
-        raise _Rejected(Problem(_("The file is not an Excel workbook (.xlsx) that can be read.")))
-    return _csv_rows(data), True
+def size_problem(size, limits: Limits | None = None) -> Problem:
+    return (limits or LIMITS).size_problem(size)
 
 
 # ---------------------------------------------------------------- cells
 
 
-def _is_empty(value) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
+_is_empty = is_empty
 
 
 class _CellError(Exception):
@@ -530,16 +386,10 @@ def _as_date(value):
     )
 
 
-def _as_name(value, from_csv):
+def _as_name(value):
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = str(value).strip()
-    if from_csv:
-        text = unguard(text)  # the guard our CSV export puts before = + - @
-    if has_control_character(text):
-        raise _CellError(
-            _("the name holds a line break, tab or other control character; keep it on one line.")
-        )
     if not text:
         raise _CellError(_("the name is empty."))
     if len(text) > NAME_MAX:
@@ -587,7 +437,7 @@ def name_key(name: str) -> str:
 # ---------------------------------------------------------------- rows
 
 
-def _header(records, preview):
+def _header(records, preview, table):
     """Map the header's titles to column keys: {index: key}."""
     try:
         number, titles = next(records)
@@ -597,13 +447,13 @@ def _header(records, preview):
     aliases = _aliases()
     fields, unknown = {}, []
     for index, title in enumerate(titles):
-        if isinstance(title, _Bad):
-            preview.add(Problem(title.message, row=number, column=_column_letter(index)))
+        if isinstance(title, Bad):
+            preview.add(Problem(title.message, row=number, column=column_letter(index)))
             continue
         if _is_empty(title):
             continue
         text = str(title).strip()
-        key = aliases.get(_normalise(text))
+        key = aliases.get(normalise_title(text))
         if key is None:
             unknown.append(text)
         elif key in preview.columns:
@@ -630,6 +480,9 @@ def _header(records, preview):
                 row=number,
             )
         )
+        hint = table.header_hint() if not fields else ""
+        if hint:
+            preview.add(Problem(hint, row=number))
         return None
     if unknown:
         preview.warnings.append(
@@ -637,16 +490,6 @@ def _header(records, preview):
             % {"columns": ", ".join(f"“{title}”" for title in unknown)}
         )
     return fields
-
-
-def _column_letter(index):
-    from openpyxl.utils import get_column_letter
-
-    return get_column_letter(index + 1)
-
-
-def _convert_name(from_csv):
-    return lambda value: _as_name(value, from_csv)
 
 
 _ROUND = {"low": 1, "high": 99}
@@ -686,7 +529,7 @@ class _Row:
 
     def get(self, key, convert, *, required=True, default=None):
         value = self.values.get(key)
-        if isinstance(value, _Bad):
+        if isinstance(value, Bad):
             self.problem(value.message, key)
             return None
         if value is None or (isinstance(value, str) and not value.strip()):
@@ -715,26 +558,42 @@ class _Row:
         )
 
 
-def _collect(records, index_of):
-    """The rows that are not empty, as {key: value}; refused over the row limit.
+class _Cells:
+    """One row's cells by column key, without a dict per row (a season has 50,000 rows)."""
 
-    Counted before anything is checked, so a file over the limit is refused fast.
+    __slots__ = ("cells", "index_of")
+
+    def __init__(self, cells, index_of):
+        self.cells = cells
+        self.index_of = index_of
+
+    def get(self, key, default=None):
+        index = self.index_of.get(key)
+        if index is None or index >= len(self.cells):
+            return default
+        return self.cells[index]
+
+
+def _collect(records, index_of):
+    """The rows that are not empty in the columns read, as (number, :class:`_Cells`).
+
+    Only the columns read are kept (a remarks column is let go at once).
+    Read to the end before anything is checked, so a file over the reader's
+    row limit is refused fast.
     """
+    columns = sorted(set(index_of.values()))
+    position = {key: columns.index(index) for key, index in index_of.items()}
     rows = []
     for number, cells in records:
-        if not any(cells):
-            continue  # a blank line, fast: a file may hold millions
         width = len(cells)
-        values = {key: cells[i] if i < width else None for key, i in index_of.items()}
-        if all(_is_empty(v) for v in values.values()):
+        values = [cells[i] if i < width else None for i in columns]
+        if all(_is_empty(value) for value in values):
             continue
-        if len(rows) == MAX_ROWS:
-            raise _Rejected(_too_many_rows())
-        rows.append((number, values))
+        rows.append((number, _Cells(values, position)))
     return rows
 
 
-def _read_rows(records, fields, preview, ruleset, from_csv):
+def _read_rows(records, fields, preview, ruleset):
     """Parse and score every row: (hands, sitouts, games with a bad row).
 
     Problems go to the preview; a game with a bad row is not checked as a game
@@ -744,7 +603,7 @@ def _read_rows(records, fields, preview, ruleset, from_csv):
     count = 0
     titles = preview.columns
     index_of = {key: index for index, key in fields.items()}
-    as_name = _convert_name(from_csv)
+    as_name = _as_name
     as_team = partial(_as_team, empty_ok=False)
     as_side = partial(_as_team, empty_ok=True)
     what = {
@@ -904,7 +763,7 @@ def _check_counted_roem(row, result, core):
     """With declarations, a roem column filled in is the roem that counts: checked."""
     for key, counted in (("roem_a", result.roem[0]), ("roem_b", result.roem[1])):
         value = row.values.get(key)
-        if _is_empty(value) or isinstance(value, _Bad):
+        if _is_empty(value) or isinstance(value, Bad):
             continue
         given = row.number_in(key, _ROEM, _("Roem"), required=False)
         if given is not None and given != counted:
@@ -1271,16 +1130,21 @@ def _plan_evenings(games, sitouts, preview, competition):
     preview.evenings = plans
 
 
-def _plan(data, filename, *, club, competition, ruleset, create_members) -> ResultsPreview:
+def _plan(
+    data, filename, *, club, competition, ruleset, create_members, limits=None
+) -> ResultsPreview:
     preview = ResultsPreview(filename=filename)
     try:
-        records, from_csv = _grid(data, filename)
-        records = iter(records)
-        fields = _header(records, preview)
+        table = read_table(data, filename, limits=limits or LIMITS, known_titles=_aliases())
+        records = table.rows()
+        fields = _header(records, preview, table)
         if fields is None:
             return preview.finish()
-        hands, sitouts, bad_games = _read_rows(records, fields, preview, ruleset, from_csv)
-    except _Rejected as exc:
+        hands, sitouts, bad_games = _read_rows(records, fields, preview, ruleset)
+        for problem in table.problems:
+            preview.add(problem)
+        preview.warnings.extend(table.warnings)
+    except Rejected as exc:
         preview.problems = []
         preview.more_problems = 0
         for problem in exc.problems:
@@ -1342,11 +1206,13 @@ def results_import_preview(
     filename: str = "",
     ruleset: rules.Ruleset | None = None,
     create_members: bool = False,
+    limits: Limits | None = None,
 ) -> ResultsPreview:
     """Read and check a hand log against the club and competition; changes nothing.
 
     ``competition`` may be None (it is to be created): then ``ruleset`` is the
-    rule set it will play, and the season is the file's dates.
+    rule set it will play, and the season is the file's dates. ``limits``:
+    :data:`PAGE_LIMITS` for a web request, :data:`LIMITS` when None.
     """
     if ruleset is None:
         ruleset = competition.ruleset() if competition is not None else rules.DEFAULT_RULESET
@@ -1357,6 +1223,7 @@ def results_import_preview(
         competition=competition,
         ruleset=ruleset,
         create_members=create_members,
+        limits=limits,
     )
 
 
@@ -1373,6 +1240,7 @@ def results_import_apply(
     filename: str = "",
     by=None,
     create_members: bool = False,
+    limits: Limits | None = None,
 ) -> ImportResult:
     """Store a hand log's evenings in the competition: all of them, or none.
 
@@ -1402,6 +1270,7 @@ def results_import_apply(
         competition=competition,
         ruleset=ruleset,
         create_members=create_members,
+        limits=limits,
     )
     if preview.problems:
         raise ImportRejected(preview.problems)
@@ -1437,7 +1306,8 @@ def _create_competition(club, preview, *, name, preset, **fields):
 def _write(preview, *, club, competition, by, filename) -> ImportResult:
     now = timezone.now()
     user = by if by is not None and by.is_authenticated else None
-    snapshot = competition.ruleset().to_dict()
+    ruleset = competition.ruleset()
+    snapshot = ruleset.to_dict()
     short_name = filename if len(filename) <= 80 else filename[:79] + "…"
     confirmed_by = _("import")
     actor = (user.get_username() if user else _("command line"))[:150]
@@ -1514,7 +1384,7 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
                 total_a=result.totals[0],
                 total_b=result.totals[1],
                 winner=result.winner or "",
-                **game_counts(hands),
+                **game_counts(hands, ruleset),
                 version=1,
                 confirmed_by=confirmed_by,
                 confirmed_at=now,

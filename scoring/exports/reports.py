@@ -18,7 +18,7 @@ from common.columns import Column
 from scoring import rules, standings
 from scoring.models import Game, Hand
 from scoring.results_tables import standings_columns
-from scoring.results_views import describe_settings
+from scoring.results_views import describe_evening, describe_settings
 from tournaments.models import Competition, Evening, Round, Seat
 
 
@@ -95,7 +95,7 @@ def evening_report(*, evening: Evening) -> Report:
     result = standings.evening_result(evening=evening)
     competition = evening.competition
     pairs = competition.kind == Competition.Kind.PAIRS
-    winners, poedel = result.winners, result.poedel
+    winners, prizes, poedel = result.winners, result.prizes, result.poedel
     rows = []
     for line in result.lines:
         row = _line_row(line, result.names)
@@ -104,6 +104,8 @@ def evening_report(*, evening: Evening) -> Report:
             row[f"round_{number}"] = rounds.get(number)
         if line.key in winners:
             row["prize"] = _("winner")
+        elif line.key in prizes:
+            row["prize"] = _("prize")
         elif line.key in poedel:
             row["prize"] = _("poedelprijs")
         else:
@@ -133,6 +135,8 @@ def evening_report(*, evening: Evening) -> Report:
         ]
     if not evening.counts_for_ranking:
         notes.append(_("This evening does not count for the ranking."))
+    if result.final:
+        notes.extend(str(words) for words in describe_evening(competition))
     return Report(
         club=competition.club.name,
         title=_("Result") if result.final else _("Provisional result"),

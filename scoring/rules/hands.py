@@ -47,6 +47,7 @@ __all__ = [
     "HandResult",
     "InvalidHand",
     "Outcome",
+    "banked_roem",
     "Roefel",
     "check_declarations",
     "check_roefel",
@@ -839,6 +840,34 @@ def check_roefel(
                 params={"team": str(roefel.playing), "number": number},
             )
     return roefel
+
+
+def banked_roem(
+    ruleset: Ruleset, *, playing: Team | str, nat: bool, roem, verzaakt: Team | str | None = None
+) -> PerTeam:
+    """The roem each team banked in a hand: the roem that counts for it.
+
+    A made hand: each team its own. Nat: as ``ruleset.nat_roem`` says (all to the
+    defenders, each keeps its own, or the nat team's is lost). Verzaken (``verzaakt``
+    names the team that reneged): all roem of the hand to the other team.
+
+    >>> banked_roem(get_ruleset("rotterdam"), playing="A", nat=True, roem=(20, 50))
+    PerTeam(a=0, b=70)
+    >>> banked_roem(get_ruleset("rotterdam"), playing="A", nat=False, roem=(20, 50), verzaakt="B")
+    PerTeam(a=70, b=0)
+    """
+    ra, rb = roem
+    if verzaakt:
+        return PerTeam(0, ra + rb) if parse_team(verzaakt) is Team.A else PerTeam(ra + rb, 0)
+    if not nat:
+        return PerTeam(ra, rb)
+    team = Team(playing) if not isinstance(playing, Team) else playing
+    own, other = (ra, rb) if team is Team.A else (rb, ra)
+    if ruleset.nat_roem is NatRoem.TO_DEFENDERS:
+        own, other = 0, ra + rb
+    elif ruleset.nat_roem is NatRoem.NAT_TEAM_LOSES:
+        own = 0
+    return PerTeam(own, other) if team is Team.A else PerTeam(other, own)
 
 
 _new = tuple.__new__

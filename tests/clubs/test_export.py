@@ -56,8 +56,14 @@ def database_rows(members):
 
 
 def xlsx_rows(members):
-    """As the sheet holds them: an empty text is an empty cell."""
-    return [[None if value == "" else value for value in row] for row in database_rows(members)]
+    """As the sheet holds them: an empty text is an empty cell, true/false the words yes/no."""
+    return [
+        [
+            ("yes" if value else "no") if isinstance(value, bool) else (value or None)
+            for value in row
+        ]
+        for row in database_rows(members)
+    ]
 
 
 def read_xlsx(data):
@@ -86,7 +92,14 @@ def test_xlsx_values_are_real_values(members):
     sheet = read_xlsx(exports.members_xlsx(members))
     jan = next(row for row in sheet.iter_rows(min_row=2) if row[0].value == "Jan Jansen")
     assert jan[1].value == "0012" and jan[1].data_type == "s"  # the zeros stay
-    assert jan[4].value is True and jan[4].data_type == "b"
+    assert jan[1].number_format == "@"  # formatted as text: an edit keeps its zeros
+    assert sheet.column_dimensions["B"].number_format == "@"
+    assert sheet.column_dimensions["D"].number_format == "@"
+    # Words, not true/false cells, which LibreOffice saves as =TRUE() formulas.
+    assert jan[4].value == "yes" and jan[4].data_type == "s"
+    marie = next(row for row in sheet.iter_rows(min_row=2) if row[0].value == "Marie Bakker")
+    assert (marie[3].value, marie[3].number_format) == ("06-12345678", "@")
+    assert marie[4].value == "no"
 
 
 def test_xlsx_header_is_bold_and_frozen_with_sensible_widths(members):
@@ -130,11 +143,16 @@ def test_xlsx_of_no_members_has_just_the_header():
     assert sheet.freeze_panes == "A2"
 
 
-def test_xlsx_titles_follow_the_language(members):
+def test_xlsx_titles_and_yes_no_follow_the_language(members):
     with translation.override("nl"):
         data = exports.members_xlsx(members)
-    titles = [cell.value for cell in read_xlsx(data)[1]]
+    sheet = read_xlsx(data)
+    titles = [cell.value for cell in sheet[1]]
     assert titles[0] == "Naam" and titles[1] == "Lidnummer"
+    assert {cell.value for cell in sheet["E"][1:]} | {cell.value for cell in sheet["F"][1:]} == {
+        "ja",
+        "nee",
+    }
 
 
 # ---------------------------------------------------------------- CSV

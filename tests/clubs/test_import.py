@@ -2,6 +2,7 @@
 
 import codecs
 import csv
+import dataclasses
 import html
 import io
 import zipfile
@@ -14,10 +15,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from clubs import imports
+from clubs import exports, imports
 from clubs.imports import ImportRejected, ImportRow
 from clubs.models import ClubLog, Member
 from tests import factories
+from tests.common import spreadsheets
+from tests.common.spreadsheets import csv_bytes, xlsx_bytes
 
 HEADER = ["Naam", "Lidnummer", "E-mail", "Telefoon", "Actief", "Gast"]
 HARD_NAMES = [
@@ -46,24 +49,6 @@ def admin_client(client, club):
     return client
 
 
-def csv_bytes(rows, *, delimiter=";", encoding="utf-8-sig"):
-    buffer = io.StringIO()
-    csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n").writerows(rows)
-    return buffer.getvalue().encode(encoding)
-
-
-def xlsx_bytes(rows, *, edit=None):
-    workbook = openpyxl.Workbook()
-    sheet = workbook.active
-    for row in rows:
-        sheet.append(row)
-    if edit:
-        edit(sheet)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
-
-
 def preview_of(club, data, filename="leden.csv"):
     return imports.member_import_preview(club=club, data=data, filename=filename)
 
@@ -86,8 +71,14 @@ def upload(client, club, data, filename):
 
 
 def apply(club, preview, by):
+    """As the page does: with the changes the preview showed."""
     return imports.member_import_apply(
-        club=club, rows=preview.rows, by=by, filename=preview.filename, columns=preview.columns
+        club=club,
+        rows=preview.rows,
+        by=by,
+        filename=preview.filename,
+        columns=preview.columns,
+        planned=preview.planned_changes,
     )
 
 
@@ -288,13 +279,22 @@ def test_duplicate_names_in_the_file_are_errors_ignoring_case_and_spacing(club):
     assert "same name is on row 2" in problem.message
 
 
-def test_cp1252_csv_is_rejected_with_the_line_and_a_way_out(club):
+def test_cp1252_csv_is_read_with_a_warning_for_every_user(club):
     data = "Naam;Lidnummer\r\nJan;1\r\nJosé Müller;2\r\n".encode("cp1252")
+    preview = preview_of(club, data)
+    assert preview.ok, problems(preview)
+    assert [r.name for r in preview.to_add] == ["Jan", "José Müller"]
+    (warning,) = preview.warnings
+    assert "Windows-1252" in warning and "LibreOffice" in warning and "CSV UTF-8" in warning
+
+
+def test_csv_in_neither_utf8_nor_cp1252_is_rejected_with_the_line(club):
+    data = b"Naam;Lidnummer\r\nJan;1\r\nJos\x81 M\x8d;2\r\n"
     preview = preview_of(club, data)
     problem = only_problem(preview)
     assert problem.row is None
-    assert "not UTF-8" in problem.message and "line 3" in problem.message
-    assert "CSV UTF-8" in problem.message
+    assert "not text in UTF-8 or Windows-1252" in problem.message and "line 3" in problem.message
+    assert "LibreOffice" in problem.message and "CSV UTF-8" in problem.message
     assert preview.rows == [] and not preview.can_apply
 
 
@@ -356,7 +356,9 @@ def test_zip_that_is_not_a_workbook_is_rejected(club):
 
 
 def test_workbook_that_unpacks_too_large_is_rejected(club, monkeypatch):
-    monkeypatch.setattr(imports, "MAX_UNPACKED_BYTES", 1000)
+    monkeypatch.setattr(
+        imports, "LIMITS", dataclasses.replace(imports.LIMITS, max_unpacked_bytes=1000)
+    )
     problem = only_problem(preview_of(club, xlsx_bytes([["Naam"], ["Jan"]]), "l.xlsx"))
     assert "too large when unpacked" in problem.message
 
@@ -367,7 +369,7 @@ def test_a_stray_cell_far_away_does_not_make_the_sheet_huge(club):
 
     preview = preview_of(club, xlsx_bytes([["Naam"], ["Jan"]], edit=stray), "l.xlsx")
     assert [r.name for r in preview.to_add] == ["Jan"]
-    assert preview.warnings == ["Column XFD has values but no title; it is not imported."]
+    assert preview.warnings == ["Only columns A to CV are read; the sheet goes on to column XFD."]
 
 
 def test_header_without_members_is_an_error(club):
@@ -385,31 +387,39 @@ def test_file_over_5_mb_is_rejected_before_reading(club):
 def test_more_than_the_row_limit_is_rejected(club):
     rows = [[f"Speler {n}"] for n in range(imports.MAX_ROWS + 1)]
     preview = preview_of(club, csv_bytes([["naam"], *rows]))
-    assert f"more than {imports.MAX_ROWS} members" in preview.problems[-1].message
+    assert "more than 2,000 rows below the column titles" in preview.problems[-1].message
     assert not preview.can_apply
 
 
 # ---------------------------------------------------------------- duplicates against the club
 
 
-def test_existing_members_by_number_or_name_are_skipped_not_doubled(club):
+def test_existing_members_by_number_or_name_are_never_doubled(club):
     admin = factories.role(club, "admin")
     factories.member(club, "Piet Pietersen", membership_number="100")
     factories.member(club, "Élise van Dam")
     data = csv_bytes(
-        [["Naam", "Lidnummer"], ["Klaas", "100"], ["élise VAN DAM", ""], ["Nieuw Lid", "101"]]
+        [
+            ["Naam", "Lidnummer"],
+            ["Piet Pietersen", "100"],
+            ["élise VAN DAM", ""],
+            ["Nieuw Lid", "101"],
+        ]
     )
     preview = preview_of(club, data)
     assert preview.ok
     assert [r.name for r in preview.to_add] == ["Nieuw Lid"]
     assert [(s.row.row, s.reason) for s in preview.skipped] == [
-        (2, "already a member: Piet Pietersen has membership number 100."),
-        (3, "already a member: Élise van Dam."),
+        (2, "already a member: Piet Pietersen, nothing differs."),
+    ]
+    # The name differs only in case: shown as a change, as the file writes it.
+    assert [(c.row.row, [str(f) for f in c.fields]) for c in preview.to_change] == [
+        (3, ["Naam: Élise van Dam → élise VAN DAM"])
     ]
     result = apply(club, preview, admin)
     assert [m.name for m in result.added] == ["Nieuw Lid"]
     assert Member.objects.filter(club=club).count() == 3
-    assert Member.objects.filter(club=club, name__iexact="klaas").count() == 0
+    assert Member.objects.filter(club=club, name="élise VAN DAM").count() == 1
 
 
 def test_members_of_another_club_are_not_duplicates(club, other_club):
@@ -537,7 +547,7 @@ BROKEN_FILES = {
     "wrong columns": (csv_bytes([["Lidnummer", "Adres"], ["1", "Dorpsstraat 1"]]), "l.csv"),
     "empty name": (csv_bytes([["Naam", "Lidnummer"], ["Jan", "1"], ["", "2"]]), "l.csv"),
     "duplicate numbers": (csv_bytes([["Naam", "Lidnummer"], ["Jan", "7"], ["Kees", "7"]]), "l.csv"),
-    "non-utf8 csv": ("Naam\r\nJosé\r\n".encode("cp1252"), "l.csv"),
+    "non-utf8 csv": (b"Naam\r\nJos\x81\r\n", "l.csv"),
     "formula": (xlsx_bytes([["Naam"], ["Jan"], ['="Kees"']]), "l.xlsx"),
     "merged cells": (
         xlsx_bytes([["Naam", "Lidnummer"], ["Jan", 1]], edit=lambda s: s.merge_cells("A2:B2")),
@@ -549,7 +559,7 @@ EXPECTED = {
     "wrong columns": "no column for the names",
     "empty name": "the name is empty.",
     "duplicate numbers": "membership number 7 is also on row 2",
-    "non-utf8 csv": "not UTF-8",
+    "non-utf8 csv": "not text in UTF-8 or Windows-1252",
     "formula": "holds a formula",
     "merged cells": "A2:B2 are merged",
     "not a workbook": "not an Excel workbook",
@@ -642,3 +652,246 @@ def test_anonymous_visitors_are_sent_to_log_in(client, club):
     response = upload(client, club, csv_bytes([["naam"], ["Jan"]]), "l.csv")
     assert response.status_code == 302 and reverse("login") in response.url
     assert Member.objects.count() == 0
+
+
+# ---------------------------------------------------------------- LibreOffice and Excel round trips
+
+
+def exported_rows(club, kind="csv"):
+    """The club's own export as the rows a spreadsheet program shows (CSV: apostrophes kept)."""
+    members = list(Member.objects.filter(club=club))
+    if kind == "csv":
+        text = exports.members_csv(members).decode("utf-8-sig")
+        return list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+    sheet = openpyxl.load_workbook(io.BytesIO(exports.members_xlsx(members))).active
+    return [list(row) for row in sheet.iter_rows(values_only=True)]
+
+
+@pytest.fixture
+def secretary_list(club):
+    factories.member(club, "Jan Jansen", membership_number="0012", phone="0612345678")
+    factories.member(club, "+31 Piet", phone="+31 6 1234", is_guest=True)
+    factories.member(club, "=1+1", is_active=False)
+    factories.member(club, "Yvonne 't Hart", email="y@example.nl")
+    return club
+
+
+def as_libreoffice(rows):
+    """ja/nee cells turned into the true/false cells LibreOffice writes as =TRUE()/=FALSE()."""
+    words = {"yes": True, "no": False, "ja": True, "nee": False}
+    return [rows[0], *[[words.get(v, v) for v in row] for row in rows[1:]]]
+
+
+@pytest.mark.parametrize("save_as", ["xlsx", "ods", "csv ,", "csv ;"])
+def test_the_csv_export_saved_by_libreoffice_imports_back_without_duplicates(
+    secretary_list, save_as
+):
+    """The CSV opened in LibreOffice keeps the guard apostrophes as data; saved as a workbook
+    the yes/no columns become true/false cells (=TRUE() formulas in .xlsx)."""
+    club = secretary_list
+    rows = as_libreoffice(exported_rows(club, "csv"))
+    assert ["'+31 Piet", "", "", "'+31 6 1234", True, True] in rows
+    if save_as == "xlsx":
+        data, name = spreadsheets.libreoffice_xlsx(rows), "leden.xlsx"
+    elif save_as == "ods":
+        data, name = spreadsheets.ods_bytes(rows), "leden.ods"
+    else:
+        words = [
+            [("TRUE" if v else "FALSE") if isinstance(v, bool) else v for v in r] for r in rows
+        ]
+        data, name = csv_bytes(words, delimiter=save_as[-1], encoding="utf-8"), "leden.csv"
+    preview = preview_of(club, data, name)
+    assert preview.ok, problems(preview)
+    assert preview.to_add == [] and preview.to_change == [] and not preview.can_apply
+    assert len(preview.skipped) == 4
+    assert preview.warnings == []
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "csv"])
+def test_the_export_imported_back_unchanged_changes_nothing(secretary_list, kind):
+    club = secretary_list
+    admin = factories.role(club, "admin")
+    data = getattr(exports, f"members_{kind}")(Member.objects.filter(club=club))
+    preview = preview_of(club, data, f"leden.{kind}")
+    assert preview.ok and preview.to_add == [] and preview.to_change == []
+    assert {s.reason for s in preview.skipped} == {
+        f"already a member: {m.name}, nothing differs." for m in Member.objects.filter(club=club)
+    }
+    result = apply(club, preview, admin)
+    assert result.added == [] and result.changed == []
+    assert Member.objects.filter(club=club).count() == 4
+    assert not ClubLog.objects.exists()
+
+
+def test_a_name_with_a_line_break_in_the_export_gets_a_row_message(club):
+    """The member form now refuses it; an old record still exports, and imports clearly."""
+    factories.member(club, "Jan\nJansen", membership_number="7")
+    factories.member(club, "Kees")
+    for kind in ("xlsx", "csv"):
+        data = getattr(exports, f"members_{kind}")(Member.objects.filter(club=club))
+        preview = preview_of(club, data, f"leden.{kind}")
+        problem = only_problem(preview)
+        assert (problem.row, problem.column) == (2, "Name"), kind
+        assert "line break" in problem.message and "one line" in problem.message
+        assert not preview.can_apply
+
+
+def edited_export(club, edit):
+    """The club's .xlsx export with ``edit(sheet)`` done to it, as a secretary does."""
+    workbook = openpyxl.load_workbook(
+        io.BytesIO(exports.members_xlsx(Member.objects.filter(club=club)))
+    )
+    edit(workbook.active)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def row_of(sheet, name):
+    return next(row for row in sheet.iter_rows(min_row=2) if row[0].value == name)
+
+
+def test_an_edited_phone_number_is_shown_as_a_change_and_applied(admin_client, secretary_list):
+    club = secretary_list
+
+    def edit(sheet):
+        row_of(sheet, "Jan Jansen")[3].value = "0687654321"
+        row_of(sheet, "=1+1")[4].value = "yes"  # active again
+
+    response = upload(admin_client, club, edited_export(club, edit), "leden.xlsx")
+    preview = response.context["preview"]
+    assert preview.ok and preview.to_add == []
+    assert [(c.name, [str(f) for f in c.fields]) for c in preview.to_change] == [
+        ("=1+1", ["Active: no → yes"]),
+        ("Jan Jansen", ["Phone: 0612345678 → 0687654321"]),
+    ]
+    assert "2 members will be changed" in response.text
+    assert "<del>0612345678</del> → <ins>0687654321</ins>" in response.text
+    assert Member.objects.get(name="Jan Jansen").phone == "0612345678"  # not yet
+
+    response = admin_client.post(
+        import_url(club), {"token": response.context["token"]}, follow=True
+    )
+    assert "2 members changed." in response.text
+    jan = Member.objects.get(club=club, name="Jan Jansen")
+    assert (jan.phone, jan.membership_number) == ("0687654321", "0012")
+    assert Member.objects.get(club=club, name="=1+1").is_active is True
+    assert Member.objects.filter(club=club).count() == 4
+    log = ClubLog.objects.get(club=club)
+    assert log.summary == "Member import from leden.xlsx: 0 added, 2 changed"
+    assert log.detail["changed"][1] == {
+        "pk": jan.pk,
+        "row": 4,  # after "+31 Piet" and "=1+1"
+        "name": "Jan Jansen",
+        "changes": {"phone": ["0612345678", "0687654321"]},
+    }
+
+
+def test_a_member_changed_since_the_preview_rejects_the_import(club):
+    admin = factories.role(club, "admin")
+    jan = factories.member(club, "Jan", membership_number="1", phone="06 1")
+    preview = preview_of(club, csv_bytes([["Naam", "Lidnummer", "Telefoon"], ["Jan", "1", "06 2"]]))
+    assert len(preview.to_change) == 1
+    Member.objects.filter(pk=jan.pk).update(phone="06 3")  # another admin, meanwhile
+    with pytest.raises(ImportRejected) as caught:
+        apply(club, preview, admin)
+    assert "Jan was changed by someone else since the preview" in str(caught.value.problems[0])
+    jan.refresh_from_db()
+    assert jan.phone == "06 3" and not ClubLog.objects.exists()
+
+
+def test_changes_and_additions_are_all_or_nothing(club, monkeypatch):
+    admin = factories.role(club, "admin")
+    factories.member(club, "Jan", membership_number="1", phone="06 1")
+    data = csv_bytes([["Naam", "Lidnummer", "Telefoon"], ["Jan", "1", "06 2"], ["Kees", "2", ""]])
+    preview = preview_of(club, data)
+    assert len(preview.to_change) == 1 and len(preview.to_add) == 1
+
+    def broken(**kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(ClubLog.objects, "create", broken)
+    with pytest.raises(RuntimeError):
+        apply(club, preview, admin)
+    assert Member.objects.get(club=club, name="Jan").phone == "06 1"
+    assert not Member.objects.filter(club=club, name="Kees").exists()
+
+
+def test_a_present_column_is_the_truth_an_absent_one_is_left_alone(club):
+    admin = factories.role(club, "admin")
+    factories.member(club, "Jan", membership_number="1", phone="06 1", email="jan@example.nl")
+    preview = preview_of(club, csv_bytes([["Naam", "Lidnummer", "Telefoon"], ["Jan", "1", ""]]))
+    assert [str(f) for f in preview.to_change[0].fields] == ["Telefoon: 06 1 → –"]
+    apply(club, preview, admin)
+    jan = Member.objects.get(club=club, name="Jan")
+    assert (jan.phone, jan.email) == ("", "jan@example.nl")
+
+
+def test_a_new_name_for_a_number_is_a_change_unless_another_member_has_it(club):
+    factories.member(club, "Johannes", membership_number="1")
+    factories.member(club, "Kees", membership_number="2")
+    preview = preview_of(club, csv_bytes([["Naam", "Lidnummer"], ["Jan", "1"]]))
+    assert [str(f) for f in preview.to_change[0].fields] == ["Naam: Johannes → Jan"]
+    preview = preview_of(club, csv_bytes([["Naam", "Lidnummer"], ["kees", "1"]]))
+    assert "another member is called that" in only_problem(preview).message
+    preview = preview_of(club, csv_bytes([["Naam", "Lidnummer"], ["Kees", "1"], ["Johannes", ""]]))
+    assert [p.row for p in preview.problems] == [2, 3]  # renamed away; then the same member
+
+
+def test_a_number_of_another_member_is_refused(club):
+    factories.member(club, "Jan", membership_number="1")
+    factories.member(club, "Kees", membership_number="2")
+    preview = preview_of(club, csv_bytes([["Naam", "Lidnummer"], ["Jan", ""], ["Piet", "3"]]))
+    assert [str(f) for f in preview.to_change[0].fields] == ["Lidnummer: 1 → –"]
+    preview = preview_of(club, csv_bytes([["Naam"], ["Jan"], ["jan"]]))
+    assert "same name is on row 2" in only_problem(preview).message
+
+
+def test_two_rows_that_are_one_member_are_an_error(club):
+    factories.member(club, "Jan", membership_number="1")
+    preview = preview_of(club, csv_bytes([["Naam", "Lidnummer"], ["Johannes", "1"], ["Jan", ""]]))
+    problem = only_problem(preview)
+    assert problem.row == 3 and "row 2 is the same member (Jan)" in problem.message
+
+
+def test_phone_and_number_cells_that_are_numbers_are_warned_about(club):
+    data = xlsx_bytes(
+        [["Naam", "Lidnummer", "Telefoon"], ["Jan", 12, 612345678], ["Kees", "0013", "06 1"]]
+    )
+    preview = preview_of(club, data, "leden.xlsx")
+    assert preview.can_apply
+    assert preview.to_add[0] == ImportRow(2, "Jan", "12", "", "612345678")
+    assert preview.warnings == [
+        "Column “Lidnummer” holds a number instead of text in row 2: a leading zero is lost "
+        "that way (0612345678 becomes 612345678). Check the value, and format the column as "
+        "text in the spreadsheet.",
+        "Column “Telefoon” holds a number instead of text in row 2: a leading zero is lost "
+        "that way (0612345678 becomes 612345678). Check the value, and format the column as "
+        "text in the spreadsheet.",
+    ]
+
+
+@pytest.mark.parametrize("value", [True, False, "ja", "nee", "yes", "no", 1, 0, "true", "FALSE"])
+def test_active_accepts_booleans_words_and_numbers_in_a_workbook(club, value):
+    data = spreadsheets.libreoffice_xlsx([["Naam", "Actief"], ["Jan", value]])
+    preview = preview_of(club, data, "leden.xlsx")
+    assert preview.ok, problems(preview)
+    assert preview.to_add[0].is_active is (value in (True, "ja", "yes", 1, "true"))
+
+
+def test_an_ods_member_list_imports(admin_client, club):
+    rows = [HEADER, ["Jan Jansen", "0101", "jan@example.nl", "06-1", True, False], ["Bep", 102]]
+    response = upload(admin_client, club, spreadsheets.ods_bytes(rows), "leden.ods")
+    assert response.context["preview"].ok
+    admin_client.post(import_url(club), {"token": response.context["token"]})
+    assert list(
+        Member.objects.filter(club=club).values_list("name", "membership_number", "is_active")
+    ) == [("Bep", "102", True), ("Jan Jansen", "0101", True)]
+
+
+def test_a_csv_with_the_wrong_separator_says_which_it_found(club):
+    preview = preview_of(club, b"Naam|Lidnummer\r\nJan|1\r\n")
+    assert preview.problems[0].message.startswith("there is no column for the names")
+    assert preview.problems[1].message.startswith(
+        "The first row is one cell, “Naam|Lidnummer”, with “|” (vertical bar) between"
+    )

@@ -90,6 +90,14 @@ def test_a_declared_verzaken_hand_stores_the_declarations_and_gives_all_that_cou
     assert (game.verzaken_a, game.verzaken_b, game.nat_a, game.roem_b) == (1, 0, 0, 70)
 
 
+def test_the_game_banks_the_offenders_counted_roem_for_the_other_team(match):
+    # B reneges: A's run of five and B's stuk count, and wij bank all of it.
+    services.hand_record(game=match.game, data=verzaakt("B", "A", "100", "20+stuk"))
+    game = Game.objects.get(pk=match.game.pk)
+    assert (game.total_a, game.total_b, game.roem_a, game.roem_b) == (382, 0, 120, 0)
+    assert (game.verzaken_a, game.verzaken_b) == (0, 1)
+
+
 def test_a_declared_verzaken_hand_refuses_two_stuks_on_the_declarations_field(match):
     with pytest.raises(ValidationError) as info:
         services.hand_record(game=match.game, data=verzaakt("B", "A", "stuk", "stuk"))

@@ -2,7 +2,16 @@
 
 from fractions import Fraction
 
-from scoring.ranking import EveningLine, RankingSettings, rank_evening, rank_season
+import pytest
+
+from scoring.ranking import (
+    EveningLine,
+    RankingSettings,
+    prize_keys,
+    prize_places,
+    rank_evening,
+    rank_season,
+)
 
 
 def line(evening, points, games=3, **kw):
@@ -151,3 +160,29 @@ def test_evening_result_ranks_by_total_with_the_tie_breaks():
         tie_breaks=["marsen"],
     )
     assert ranks(result) == [("Bert", 1), ("Anne", 2), ("Cor", 3)]
+
+
+@pytest.mark.parametrize(
+    ("rule", "players", "places", "expected"),
+    [
+        ("winner", 9, None, {1}),
+        ("first_n", 9, 3, {1, 2, 3}),
+        ("first_n", 2, 3, {1, 2}),  # never more places than players
+        ("per_four", 7, None, {1}),  # at least one prize
+        ("per_four", 16, None, {1, 2, 3, 4}),
+        ("formule_van_4", 3, None, {1, 2, 3}),
+        ("formule_van_4", 21, None, {1, 2, 3, 4, 8, 12, 16, 20}),
+        ("formule_van_4", 0, None, set()),
+    ],
+)
+def test_prize_places_by_rule(rule, players, places, expected):
+    assert prize_places(rule, players, places) == expected
+
+
+def test_players_sharing_a_place_share_its_prize():
+    # Places 1, 2, 2, 4, 5, 5: with prizes for places 1-4 and 6, the pair at 5-6 wins.
+    points = dict(zip("abcdef", [9, 8, 8, 7, 6, 6], strict=True))
+    lines = rank_evening({key: EveningLine(1, value, 1) for key, value in points.items()})
+    assert prize_keys(lines, frozenset({1, 2, 3, 4, 6})) == set("abcdef")
+    assert prize_keys(lines, frozenset({1, 2})) == {"a", "b", "c"}
+    assert prize_keys(lines, frozenset({4})) == {"d"}

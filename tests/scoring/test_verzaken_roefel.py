@@ -182,6 +182,10 @@ def test_a_teams_verzaken_adjustment_is_refused_a_players_penalty_stays(boompje,
 def test_player_statistics_count_verzaken_apart_from_nat(boompje):
     services.hand_record(game=boompje.game, data=hand("A", 81))  # nat
     services.hand_record(game=boompje.game, data=verzaakt("A"))
+    for _ in range(14):
+        services.hand_record(game=boompje.game, data=hand("A", 100))
+    # The statistics count confirmed games.
+    services.game_confirm(game=boompje.game, name="Cor")
     north = boompje.table.seats.get(position="N").member
     stats = standings.player_stats(member=north, competition=boompje.season)
     assert (stats.nat, stats.verzaken) == (1, 1)

@@ -26,6 +26,8 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from clubs.models import Invitation
+from clubs.services import invitation_create
 from scoring import services as scoring_services
 from scoring.models import Game, Hand
 from tests import factories
@@ -73,6 +75,7 @@ def build_world():
     """Club A (13 players, private, with a league) and club B (8 players)."""
     rng = random.Random(9)
     a = _club_world(MARKER, players=13, name=f"{MARKER}e Klaverjasclub", slug="stille-club", seed=4)
+    invitation_create(club=a.club, role="member", member=a.members[0], by=a.admin)
     ruleset = a.season.ruleset()
     first, second, third = (t.game for t in a.tables)
     scoring_services.game_enter_sheet(game=first, rows=play_game(ruleset, rng), by=a.admin)
@@ -249,6 +252,8 @@ def natural_objects(world_a):
         ("captains", "user"): extra["captains"],
         ("lineup", "side"): ["home", "away"],
         ("t", "token"): [t.token for t in a.tables],
+        ("invitations", "pk"): list(Invitation.objects.filter(club=club)),
+        ("invitation", "token"): [WRONG_TOKEN],
         ("reset", "uidb64"): ["MQ"],
         ("reset", "token"): ["set-password"],
     }

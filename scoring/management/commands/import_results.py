@@ -1,7 +1,7 @@
 """``manage.py import_results PATH --club SLUG --competition NAME [--ruleset PRESET]
 [--create] [--create-members] [--dry-run]``
 
-Past results from a hand log (.csv or .xlsx; the columns are described in
+Past results from a hand log (.csv, .xlsx or .ods; the columns are described in
 ``scoring.exports.handlog``), all or nothing: a file with any bad row is
 refused with a report of every bad row, and nothing changes. Importing the
 same file twice adds nothing. ``--create`` makes the club and the competition
@@ -27,10 +27,10 @@ from ._common import ClubCommand
 
 
 class Command(ClubCommand):
-    help = "Import past results from a hand log (.csv or .xlsx), all or nothing."
+    help = "Import past results from a hand log (.csv, .xlsx or .ods), all or nothing."
 
     def add_arguments(self, parser):
-        parser.add_argument("path", metavar="PATH", help="The .csv or .xlsx file.")
+        parser.add_argument("path", metavar="PATH", help="The .csv, .xlsx or .ods file.")
         self.add_club_arguments(parser)
         parser.add_argument(
             "--ruleset",

@@ -1,6 +1,7 @@
 """Importing past results: the round trip, twice, and every way a file can be wrong."""
 
 import csv
+import dataclasses
 import io
 import time
 import zipfile
@@ -10,11 +11,13 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from clubs.models import Club, Member
+from common.tabular import normalise_title
 from scoring import rules, standings
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, importers, xlsx
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tests import factories
+from tests.common import spreadsheets
 from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -438,11 +441,20 @@ def test_a_sit_out_row_with_a_table_is_an_error(competition):
     assert [(p.row, p.column) for p in problems] == [(18, "table")]
 
 
-def test_a_file_that_is_not_utf8_is_refused_with_its_line(competition):
+def test_a_file_in_windows_1252_is_read_with_a_warning(competition):
+    factories.member(competition.club, "Ännä")
+    data = csv_bytes(game_rows(names=["Ännä", "Bert", "Cor", "Dirk"]), encoding="cp1252")
+    found = preview(competition, data)
+    assert found.ok, found.problems
+    assert any("Windows-1252" in warning for warning in found.warnings)
+    assert apply(competition, data).hands == 16
+
+
+def test_a_file_in_another_encoding_is_refused_with_its_line(competition):
     rows = game_rows()
-    data = csv_bytes(rows).replace(b"Anna", "Ännä".encode("cp1252"))
+    data = csv_bytes(rows).replace(b"Anna", b"\x81nn\x8d")
     problems = rejected(competition, data)
-    assert "not UTF-8 text (line 2" in problems[0].message
+    assert "not text in UTF-8 or Windows-1252 (line 2" in problems[0].message
 
 
 def test_a_zip_that_is_not_a_workbook_is_refused(competition):
@@ -450,7 +462,10 @@ def test_a_zip_that_is_not_a_workbook_is_refused(competition):
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("photo.jpg", b"\xff\xd8not really")
     problems = rejected(competition, buffer.getvalue(), "hands.xlsx")
-    assert problems[0].message == "The file is not an Excel workbook (.xlsx) that can be read."
+    assert problems[0].message == (
+        "The file is not an Excel workbook (.xlsx) or a LibreOffice spreadsheet (.ods) "
+        "that can be read."
+    )
 
 
 @pytest.mark.parametrize(
@@ -492,11 +507,11 @@ def test_a_hundred_thousand_rows_are_refused_quickly_by_the_row_limit(competitio
     started = time.perf_counter()
     problems = rejected(competition, data)
     assert time.perf_counter() - started < 10
-    assert len(problems) == 1 and "more than 50.000 rows" in problems[0].message
+    assert len(problems) == 1 and "more than 50,000 rows" in problems[0].message
 
 
 def test_a_file_over_the_size_limit_is_refused_before_reading(competition, monkeypatch):
-    monkeypatch.setattr(importers, "MAX_UPLOAD_BYTES", 1000)
+    monkeypatch.setattr(importers, "LIMITS", dataclasses.replace(importers.LIMITS, max_bytes=1000))
     problems = rejected(competition, csv_bytes(game_rows()))
     assert "The file is too large" in problems[0].message
 
@@ -524,8 +539,8 @@ def test_only_a_director_may_import(competition):
 def test_aliases_do_not_collide():
     aliases = importers._aliases()
     for key in handlog.COLUMNS:
-        assert aliases[importers._normalise(key)] == key
-        assert aliases[importers._normalise(handlog.TITLES[key])] == key
+        assert aliases[normalise_title(key)] == key
+        assert aliases[normalise_title(handlog.TITLES[key])] == key
 
 
 def test_millions_of_blank_lines_are_skipped_quickly(competition):
@@ -549,3 +564,69 @@ def test_a_stray_cell_far_down_a_workbook_is_no_trouble(competition):
     found = preview(competition, buffer.getvalue(), "hands.xlsx")
     assert found.ok and found.hands == 16
     assert time.perf_counter() - started < 10
+
+
+# ---------------------------------------------------------------- one reader for every import
+
+
+def hand_rows(rows, columns=handlog.COLUMNS):
+    return [list(columns), *[[row.get(column, "") for column in columns] for row in rows]]
+
+
+@pytest.mark.parametrize("kind", ["csv ,", "csv ;", "csv tab", "xlsx", "ods"])
+def test_a_hand_log_reads_the_same_from_every_kind_of_file(competition, kind):
+    rows = hand_rows(game_rows())
+    if kind == "xlsx":
+        data, name = spreadsheets.libreoffice_xlsx(rows), "hands.xlsx"
+    elif kind == "ods":
+        data, name = spreadsheets.ods_bytes(rows), "hands.ods"
+    else:
+        separator = {"tab": "\t"}.get(kind[4:], kind[4:])
+        data, name = spreadsheets.csv_bytes(rows, delimiter=separator), "hands.csv"
+    found = preview(competition, data, name)
+    assert found.ok, found.problems
+    assert (found.games, found.hands, found.warnings) == (1, 16, [])
+    assert apply(competition, data, name).hands == 16
+
+
+def test_guard_apostrophes_kept_by_libreoffice_are_dropped_in_a_workbook(competition):
+    """The hand log CSV guards "=Anna" as "'=Anna"; LibreOffice keeps that when saving .xlsx."""
+    factories.member(competition.club, "=Anna")
+    rows = hand_rows(game_rows(names=["'=Anna", "Bert", "Cor", "Dirk"]))
+    for data, name in [
+        (spreadsheets.libreoffice_xlsx(rows), "hands.xlsx"),
+        (spreadsheets.ods_bytes(rows), "hands.ods"),
+    ]:
+        found = preview(competition, data, name)
+        assert found.ok and found.new_members == [], (name, found.problems)
+    apply(competition, spreadsheets.ods_bytes(rows), "hands.ods")
+    assert {s.member.name for s in Seat.objects.all()} == {"=Anna", "Bert", "Cor", "Dirk"}
+
+
+def test_a_hand_log_saved_in_one_column_says_which_separator_it_found(competition):
+    """Opened in Dutch Excel (which splits on ";") and saved: every row is one quoted cell."""
+    lines = csv_export.hand_log_csv(handlog.hand_log_rows(competition)).decode("utf-8-sig")
+    data = "".join(f'"{line}"\r\n' for line in lines.splitlines()).encode()
+    problems = rejected(competition, data)
+    assert "these are missing" in problems[0].message
+    assert "“,” (comma) between the titles" in problems[1].message
+    assert "a semicolon (;), a comma (,) or a tab" in problems[1].message
+
+
+def test_merged_cells_and_formulas_in_a_results_workbook_are_problems(competition):
+    def edit(sheet):
+        sheet.merge_cells("A3:A4")
+        sheet["K5"] = "=162-J5"
+
+    rows = hand_rows(game_rows(), handlog.REQUIRED)
+    problems = rejected(competition, spreadsheets.libreoffice_xlsx(rows, edit=edit), "h.xlsx")
+    found = [(p.row, p.column, p.message[:20]) for p in problems]
+    assert (3, None, "cells A3:A4 are merg") in found
+    assert (5, "points_b", "the cell holds a for") in found
+
+
+def test_a_name_with_a_line_break_is_a_row_problem(competition):
+    rows = game_rows(changes={2: {"north": "Anna\nJansen"}})
+    problems = rejected(competition, csv_bytes(rows))
+    assert [(p.row, p.column) for p in problems] == [(3, "north")]
+    assert "line break" in problems[0].message

@@ -303,3 +303,36 @@ def test_a_period_that_is_no_number_is_404(client, season):
     for fmt in ("xlsx", "csv", "pdf"):
         response = client.get(url(f"standings-{fmt}", competition.club, competition.pk, period="x"))
         assert response.status_code == 404
+
+
+def test_the_page_imports_up_to_its_own_row_limit_and_says_so(
+    director_client, competition, uploads, monkeypatch
+):
+    """A request must answer in time: the page reads fewer rows than the command may."""
+    import dataclasses
+
+    from scoring.exports import importers
+
+    page = director_client.get(url("results-import", competition.club, competition.pk))
+    assert b"This page imports up to 20,000 hands per file" in page.content
+    assert b"manage.py import_results" in page.content
+    monkeypatch.setattr(
+        importers, "PAGE_LIMITS", dataclasses.replace(importers.PAGE_LIMITS, max_rows=10)
+    )
+    response = upload(director_client, competition, csv_bytes(game_rows()))
+    assert not response.context["token"]
+    assert b"more than 10 rows below the column titles" in response.content
+    assert importers.results_import_preview(  # the command's limits take the same file
+        club=competition.club, competition=competition, data=csv_bytes(game_rows())
+    ).ok
+
+
+def test_an_ods_hand_log_is_accepted_by_the_page(director_client, competition, uploads):
+    from tests.common.spreadsheets import ods_bytes
+
+    rows = [list(handlog.COLUMNS)]
+    rows += [[row.get(key, "") for key in handlog.COLUMNS] for row in game_rows()]
+    page = director_client.get(url("results-import", competition.club, competition.pk))
+    assert b".ods" in page.content
+    response = upload(director_client, competition, ods_bytes(rows), "oud.ods")
+    assert response.context["preview"].ok and response.context["token"]

@@ -10,6 +10,7 @@ from scoring.rules import (
     Roefel,
     Suit,
     Team,
+    banked_roem,
     check_roefel,
     get_ruleset,
     roefel_of,
@@ -241,3 +242,13 @@ def test_a_declared_hand_without_verzaken_scores_as_before():
     assert score_hand(MATCH_1500, **kwargs).scores == (100, 112)
     fast = score_hand(ROTTERDAM, playing="A", points=(100, 62), roem=(20, 0), verzaakt=None)
     assert fast.scores == (120, 62) and fast.outcome is Outcome.MADE
+
+
+def test_the_roem_of_a_verzaken_hand_is_banked_by_the_other_team():
+    for ruleset in (ROTTERDAM, MATCH_1500):
+        assert banked_roem(ruleset, playing="A", nat=False, roem=(20, 50), verzaakt="A") == (0, 70)
+        assert banked_roem(ruleset, playing="A", nat=False, roem=(20, 50), verzaakt=Team.B) == (
+            70,
+            0,
+        )
+    assert banked_roem(ROTTERDAM, playing="A", nat=False, roem=(20, 50)) == (20, 50)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0004_choice_constraints'),
+        ('scoring', '0006_game_roem_banked'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,71 @@
+"""The club archive: download everything of a club, and start a club from an archive."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs.forms import ClubCreateForm
+from clubs.permissions import Role, club_required
+from clubs.services import may_create_club
+from clubs.views import apply_validation_error
+
+from .export_views import _download
+from .exports.archive import club_archive_import, club_archive_zip
+
+MAX_ARCHIVE_BYTES = 200 * 1024 * 1024
+
+
+@club_required(Role.ADMIN)
+def club_archive_download(request, club):
+    return _download(club_archive_zip(club), f"{club.slug} {_('archive')}", "zip")
+
+
+class ArchiveImportForm(ClubCreateForm):
+    file = forms.FileField(
+        label=gettext_lazy("Club archive"),
+        help_text=gettext_lazy("The zip downloaded from a club's page, or its club.json."),
+    )
+
+    class Meta(ClubCreateForm.Meta):
+        fields = ["name", "slug"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].required = False
+        self.fields["name"].help_text = gettext_lazy("Leave empty to keep the archive's name.")
+
+    def clean_slug(self):
+        if not self.data.get("slug") and not self.data.get("name"):
+            raise forms.ValidationError(_("Give the club a short name for its links."))
+        return super().clean_slug()
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_ARCHIVE_BYTES:
+            raise forms.ValidationError(_("This file is too large for a club archive."))
+        return upload
+
+
+@login_required
+def club_archive_upload(request):
+    if not may_create_club(request.user):
+        raise PermissionDenied(_("This site does not let you start a club."))
+    form = ArchiveImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = club_archive_import(
+                data=form.cleaned_data["file"].read(),
+                by=request.user,
+                name=form.cleaned_data["name"],
+                slug=form.cleaned_data["slug"],
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("%(name)s is imported.") % {"name": club.name})
+            return redirect(club)
+    return render(request, "scoring/club_archive_import.html", {"form": form})

@@ -1,0 +1,412 @@
+"""Real clubs' rules (Issue 19), configured on the competition page, played as a small
+season with a fixed draw, and checked against numbers worked out by hand.
+
+Every game is one hand (``hands_per_game`` 1), so a table's totals are the hand's:
+team A (N/S) plays and banks its card points, team B the rest. The draw is fixed:
+``seat`` makes ``round_draw`` seat the given tables, so each player's evening is a
+sum a secretary can redo.
+
+The evening used by most tests (9 players, 2 rounds, X called in absent):
+
+    round 1  table 1 N A, E B, S C, W D: A plays 100 - 62   A, C 100  B, D 62
+             table 2 N E, E F, S G, W H: A plays 150 - 12   E, G 150  F, H 12
+             I sits out (81); H leaves after round 1
+    round 2  table 1 A B C D: A plays 90 - 72               A, C  90  B, D 72
+             table 2 E F G I: A plays 120 - 42              E, G 120  F, I 42
+
+    E, G 270   A, C 190   B, D 134   I 123 (81 + 42)   F 54   H 12 (left early)
+
+The lowest score of a whole evening is F's 54, not H's 12.
+"""
+
+import datetime
+import io
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring import services as scoring_services
+from scoring import standings
+from scoring.exports import pdf, reports
+from scoring.models import Game
+from tests import factories
+from tournaments import draw, services
+from tournaments.models import Competition
+
+pytestmark = pytest.mark.django_db
+
+NAMES = "ABCDEFGHIX"
+
+
+@pytest.fixture
+def director(club):
+    return factories.role(club, "director")
+
+
+@pytest.fixture
+def players(club):
+    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
+
+
+@pytest.fixture
+def logged_in(client, director):
+    client.force_login(director)
+    return client
+
+
+def configure(logged_in, club, **settings):
+    """A new competition made on the competition page, as a wedstrijdleider would."""
+    page = logged_in.get(reverse("tournaments:competition-create", kwargs={"club": club.slug}))
+    data = {}
+    for field in page.context["form"]:
+        value = field.value()
+        if field.field.disabled or value is None or value is False:
+            continue
+        data[field.html_name] = value
+    data.update(
+        name="Wintercompetitie",
+        start_date="2026-09-01",
+        end_date="2027-05-31",
+        rounds_per_evening=2,
+        hands_per_game=1,
+        sitout_score=81,
+    )
+    for name, value in settings.items():
+        if value is False:
+            data.pop(name, None)
+        else:
+            data[name] = "on" if value is True else value
+    response = logged_in.post(
+        reverse("tournaments:competition-create", kwargs={"club": club.slug}), data
+    )
+    assert response.status_code == 302, response.context["form"].errors
+    return Competition.objects.get(club=club, name="Wintercompetitie")
+
+
+def seat(monkeypatch, players, rounds):
+    """Make the draw seat ``rounds``: per round (["ABCD", "EFGH"], "I") in N E S W order."""
+    plan = iter(rounds)
+
+    def fixed(present, **_kwargs):
+        tables, sitouts = next(plan)
+        return draw.RoundDraw(
+            tables=tuple(
+                draw.TableDraw(number=n, seats=tuple(players[p].pk for p in names))
+                for n, names in enumerate(tables, start=1)
+            ),
+            sitouts=tuple(players[p].pk for p in sitouts),
+        )
+
+    monkeypatch.setattr(draw, "individual_draw", fixed)
+
+
+def play_round(evening, director, hands):
+    """Draw the next round and enter one hand per table: (points of team A, roem A, roem B)."""
+    round_ = services.round_draw(evening=evening, by=director)
+    games = Game.objects.filter(table__round=round_).order_by("table__number")
+    for game, hand in zip(games, hands, strict=True):
+        points_a, roem_a, roem_b = (*hand, 0, 0)[:3] if isinstance(hand, tuple) else (hand, 0, 0)
+        row = scoring_services.HandInput(
+            playing="A", points_a=points_a, points_b=162 - points_a, roem_a=roem_a, roem_b=roem_b
+        )
+        scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
+        scoring_services.game_confirm(game=game, name="Tegenpartij")
+    return round_
+
+
+def the_evening(monkeypatch, competition, players, director, *, date=None, counts=True):
+    """The evening of the module docstring, closed."""
+    evening = services.evening_create(
+        competition=competition,
+        date=date or datetime.date(2026, 10, 6),
+        by=director,
+        counts_for_ranking=counts,
+    )
+    check_in(evening, players, "ABCDEFGHI", director)
+    services.attendance_set(evening=evening, member=players["X"], status="excused", by=director)
+    seat(monkeypatch, players, [(["ABCD", "EFGH"], "I"), (["ABCD", "EFGI"], "")])
+    play_round(evening, director, [100, 150])
+    services.attendance_set(evening=evening, member=players["H"], status="left", by=director)
+    play_round(evening, director, [90, 120])
+    return services.evening_set_status(evening=evening, status="finished", by=director)
+
+
+def check_in(evening, players, names, director, status="present"):
+    for name in names:
+        services.attendance_set(evening=evening, member=players[name], status=status, by=director)
+
+
+def new_evening(competition, director, date, **options):
+    return services.evening_create(competition=competition, date=date, by=director, **options)
+
+
+def by_name(result, players):
+    names = {member.pk: name for name, member in players.items()}
+    return {names[line.key]: line for line in result.lines}
+
+
+EVENING = {"E": 270, "G": 270, "A": 190, "C": 190, "B": 134, "D": 134, "I": 123, "F": 54, "H": 12}
+
+
+def test_the_lowest_score_for_an_absentee_is_the_lowest_of_a_whole_evening(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(logged_in, club, absence_policy="lowest")
+    evening = the_evening(monkeypatch, competition, players, director)
+
+    result = by_name(standings.evening_result(evening=evening), players)
+    assert {name: line.points for name, line in result.items() if name != "X"} == EVENING
+    # H left after one round with 12: F's 54 is the lowest of those who played it all.
+    assert (result["X"].points, result["X"].games, result["X"].rank) == (54, 2, None)
+    season = by_name(standings.season_standings(competition=competition), players)
+    assert season["X"].points == 54
+    assert season["X"].evenings == 0  # an absence score is not attendance
+
+
+def test_a_fixed_absence_score_never_takes_a_place_or_a_prize_on_the_evening(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(
+        logged_in, club, absence_policy="fixed", absence_score=500, absence_unit="evening"
+    )
+    evening = the_evening(monkeypatch, competition, players, director)
+
+    result = standings.evening_result(evening=evening)
+    lines = by_name(result, players)
+    # 500 for the evening, whatever the number of rounds: more than anyone played,
+    # yet below the line, without a prize, while the season counts it.
+    assert (lines["X"].points, lines["X"].rank) == (500, None)
+    assert [name for name, line in lines.items() if line.rank == 1] == ["E", "G"]
+    keys = {member.pk: name for name, member in players.items()}
+    assert {keys[k] for k in result.winners} == {"E", "G"}
+    assert {keys[k] for k in result.poedel} == {"H"}
+    season = by_name(standings.season_standings(competition=competition), players)
+    assert season["X"].points == 500
+    assert season["X"].rank == 1  # it counts for the season (no minimum attendance)
+
+
+def test_a_fixed_absence_score_per_round_counts_each_round(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(
+        logged_in, club, absence_policy="fixed", absence_score=30, absence_unit="round"
+    )
+    evening = the_evening(monkeypatch, competition, players, director)
+    assert by_name(standings.evening_result(evening=evening), players)["X"].points == 60
+
+
+@pytest.mark.parametrize(
+    ("rule", "places", "prizes"),
+    [
+        ("winner", "", {"E", "G"}),
+        # The first 3: E and G share place 1, A and C share place 3 (3 and 4).
+        ("first_n", "3", {"E", "G", "A", "C"}),
+        # 9 players: 2 prizes, both to E and G.
+        ("per_four", "", {"E", "G"}),
+        # Places 1-4 and 8: F is 8th.
+        ("formule_van_4", "", {"E", "G", "A", "C", "F"}),
+    ],
+)
+def test_evening_prizes_follow_the_prize_rule(
+    monkeypatch, logged_in, club, players, director, rule, places, prizes
+):
+    competition = configure(
+        logged_in, club, absence_policy="lowest", prize_rule=rule, prize_places=places
+    )
+    evening = the_evening(monkeypatch, competition, players, director)
+    result = standings.evening_result(evening=evening)
+    keys = {member.pk: name for name, member in players.items()}
+    assert {keys[k] for k in result.prizes} == prizes
+    assert {keys[k] for k in result.poedel} == {"H"}
+
+    page = logged_in.get(reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk}))
+    html = page.content.decode()
+    assert html.count("badge prize") == len(prizes) + 1  # with the poedelprijs
+    report = reports.evening_report(evening=evening)
+    prize_of = {row["name"]: row["prize"] for row in report.rows}
+    assert {name[-1] for name, prize in prize_of.items() if prize} == prizes | {"H"}
+    text = "".join(
+        page.extract_text() for page in PdfReader(io.BytesIO(pdf.report_pdf(report))).pages
+    )
+    # The rows' prizes, and the prize rule in words above the table.
+    in_notes = sum(note.count("poedelprijs") for note in report.notes)
+    assert text.count("poedelprijs") == in_notes + 1
+    assert ("formule van 4" in text) == (rule == "formule_van_4")
+
+
+def test_a_provisional_evening_names_no_prizes(monkeypatch, logged_in, club, players, director):
+    competition = configure(logged_in, club, prize_rule="formule_van_4")
+    evening = services.evening_create(
+        competition=competition, date=datetime.date(2026, 10, 6), by=director
+    )
+    check_in(evening, players, "ABCDEFGHI", director)
+    seat(monkeypatch, players, [(["ABCD", "EFGH"], "I")])
+    play_round(evening, director, [100, 150])
+    result = standings.evening_result(evening=evening)
+    assert not result.final
+    assert result.prizes == set() and result.poedel == set()
+
+
+def test_a_late_arrival_scores_the_late_score_for_each_round_missed(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(logged_in, club, late_score=50, absence_policy="lowest")
+    evening = services.evening_create(
+        competition=competition, date=datetime.date(2026, 10, 6), by=director
+    )
+    check_in(evening, players, "ABCDEFGH", director)
+    # Announced before check-in: I comes late, and is not drawn while late.
+    services.attendance_set(evening=evening, member=players["I"], status="late", by=director)
+    services.attendance_set(evening=evening, member=players["X"], status="excused", by=director)
+    seat(monkeypatch, players, [(["ABCD", "EFGH"], ""), (["ABCD", "EFGI"], "H")])
+    play_round(evening, director, [100, 150])
+    services.attendance_set(evening=evening, member=players["I"], status="present", by=director)
+    play_round(evening, director, [90, 120])
+    evening = services.evening_set_status(evening=evening, status="finished", by=director)
+
+    lines = by_name(standings.evening_result(evening=evening), players)
+    # I: 50 for round 1 (missed) + 42; H: 12 + 81 sitting out round 2.
+    assert (lines["I"].points, lines["I"].games) == (92, 2)
+    assert lines["H"].points == 93
+    # The lowest of the whole evening: F (12 + 42 = 54); I came late and does not set it.
+    assert lines["X"].points == 54
+    result = standings.evening_result(evening=evening)
+    assert result.rounds[players["I"].pk] == {1: 50, 2: 42}
+
+
+def test_a_sit_out_can_count_as_a_mars(monkeypatch, logged_in, club, players, director):
+    competition = configure(
+        logged_in, club, sitout_score=181, sitout_mars=True, side_rankings=["marsen"]
+    )
+    the_evening(monkeypatch, competition, players, director)
+    season = standings.season_standings(competition=competition)
+    lines = by_name(season, players)
+    assert (lines["I"].points, lines["I"].marsen) == (181 + 42, 1)
+    assert sum(line.marsen for line in season.lines) == 1
+    ((key, marsen),) = standings.side_standings(competition=competition)
+    assert key == "marsen"
+    first = [line for line in marsen.lines if line.rank == 1]
+    assert [line.key for line in first] == [players["I"].pk]
+
+
+def test_the_puntenkampioen_counts_every_evening_beside_best_n(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(logged_in, club, best_of=1, side_rankings=["points", "marsen"])
+    the_evening(monkeypatch, competition, players, director)
+    # A second evening where A and C win big: A plays 160 - 2 twice.
+    evening = services.evening_create(
+        competition=competition, date=datetime.date(2026, 10, 13), by=director
+    )
+    check_in(evening, players, "ABCDEFGH", director)
+    seat(monkeypatch, players, [(["ABCD", "EFGH"], ""), (["ABCD", "EFGH"], "")])
+    play_round(evening, director, [160, 100])
+    play_round(evening, director, [160, 100])
+    services.evening_set_status(evening=evening, status="finished", by=director)
+
+    main = by_name(standings.season_standings(competition=competition), players)
+    # Best 1 evening: A 320 (evening 2) against E 270 (evening 1, better than 200).
+    assert (main["A"].points, main["A"].rank) == (320, 1)
+    assert main["E"].points == 270
+    sides = dict(standings.side_standings(competition=competition))
+    points = by_name(sides["points"], players)
+    # Every evening: E 270 + 200 = 470, A 190 + 320 = 510.
+    assert (points["A"].points, points["E"].points) == (510, 470)
+    assert points["A"].rank == 1
+
+    page = logged_in.get(
+        reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
+    )
+    html = page.content.decode()
+    assert 'id="ranking-points"' in html and 'id="ranking-marsen"' in html
+    assert "510" in html
+
+
+def test_the_player_page_says_what_its_totals_count(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(logged_in, club)
+    the_evening(monkeypatch, competition, players, director)
+    # An opening night that does not count: A and C make 160 twice.
+    evening = new_evening(
+        competition, director, datetime.date(2026, 9, 29), counts_for_ranking=False
+    )
+    check_in(evening, players, "ABCDEFGH", director)
+    seat(monkeypatch, players, [(["ABCD", "EFGH"], ""), (["ABCD", "EFGH"], "")])
+    play_round(evening, director, [160, 100])
+    play_round(evening, director, [160, 100])
+    services.evening_set_status(evening=evening, status="finished", by=director)
+
+    stats = standings.player_stats(member=players["A"], competition=competition)
+    assert stats.points == 190 + 320  # every evening played
+    assert stats.standing.points == 190  # what the standings count
+    assert [e.counts for e in stats.evenings] == ["not_counted", "counted"]
+    main = by_name(standings.season_standings(competition=competition), players)
+    assert main["A"].points == stats.standing.points
+
+    page = logged_in.get(
+        reverse("results:player", kwargs={"club": club.slug, "pk": players["A"].pk})
+        + f"?competition={competition.pk}"
+    )
+    html = page.content.decode()
+    assert "510" in html and "190" in html
+
+
+def test_roem_goes_to_the_team_that_banked_it(monkeypatch, logged_in, club, players, director):
+    # Rotterdam: the playing team's roem goes to the defenders when it is nat.
+    competition = configure(logged_in, club)
+    evening = services.evening_create(
+        competition=competition, date=datetime.date(2026, 10, 6), by=director
+    )
+    check_in(evening, players, "ABCD", director)
+    seat(monkeypatch, players, [(["ABCD"], ""), (["ABCD"], "")])
+    # Round 1: A plays 60 + 20 roem against 102: nat, the defenders bank 162 + 20.
+    play_round(evening, director, [(60, 20, 0)])
+    # Round 2: A plays 100 + 50 roem against 62 + 20 roem: made, each its own.
+    play_round(evening, director, [(100, 50, 20)])
+    services.evening_set_status(evening=evening, status="finished", by=director)
+    lines = by_name(standings.season_standings(competition=competition), players)
+    assert (lines["A"].points, lines["A"].roem) == (0 + 150, 50)
+    assert (lines["B"].points, lines["B"].roem) == (182 + 82, 40)
+
+
+def test_the_rules_are_stated_above_the_standings_and_the_evening(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(
+        logged_in,
+        club,
+        absence_policy="fixed",
+        absence_score=500,
+        absence_unit="evening",
+        late_score=50,
+        sitout_mars=True,
+        prize_rule="formule_van_4",
+        side_rankings=["points"],
+    )
+    evening = the_evening(monkeypatch, competition, players, director)
+    standings_page = logged_in.get(
+        reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
+    ).content.decode()
+    evening_page = logged_in.get(
+        reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk})
+    ).content.decode()
+    for sentence in (
+        "Players who called in get 500 for the evening.",
+        "A player who arrives late scores 50 for each round missed.",
+        "Sitting out a round scores 81 and counts as a mars.",
+        "formule van 4",
+        "never takes a place, a prize",
+    ):
+        assert sentence in evening_page
+        assert sentence in standings_page
+    assert "puntenkampioen" in standings_page
+
+
+def test_a_first_n_rule_needs_its_number(logged_in, club):
+    page = logged_in.get(reverse("tournaments:competition-create", kwargs={"club": club.slug}))
+    assert "prize_rule" in page.context["form"].fields
+    with pytest.raises(AssertionError):
+        configure(logged_in, club, prize_rule="first_n", prize_places="")
+    assert not Competition.objects.filter(club=club).exists()
