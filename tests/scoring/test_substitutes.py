@@ -71,6 +71,16 @@ def empty_seat(round_):
     return Seat.objects.get(round=round_, member__isnull=True, table__isnull=False)
 
 
+def first_round(monkeypatch, competition, players, director):
+    """An evening with everyone present and round 1 drawn: ABCD and EFG with an empty seat."""
+    evening = services.evening_create(
+        competition=competition, date=datetime.date(2026, 10, 6), by=director
+    )
+    check_in(evening, players, NAMES, director)
+    seat(monkeypatch, players, [["ABCD", "EFG-"]])
+    return services.round_draw(evening=evening, by=director)
+
+
 def the_evening(monkeypatch, competition, players, director):
     evening = services.evening_create(
         competition=competition, date=datetime.date(2026, 10, 6), by=director
@@ -153,12 +163,8 @@ def test_the_substitute_is_chosen_from_the_clubs_members_and_logged(
     competition = configure(
         logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
     )
-    evening = services.evening_create(
-        competition=competition, date=datetime.date(2026, 10, 6), by=director
-    )
-    check_in(evening, players, NAMES, director)
-    seat(monkeypatch, players, [["ABCD", "EFG-"]])
-    round_ = services.round_draw(evening=evening, by=director)
+    round_ = first_round(monkeypatch, competition, players, director)
+    evening = round_.evening
     empty = empty_seat(round_)
 
     stranger = factories.member(factories.club(slug="elders"), "Niet Van Ons")
@@ -199,3 +205,26 @@ def test_the_substitute_rule_is_stated_above_the_standings_and_the_evening(
     assert competition.describe_substitutes() == (
         "A substitute's game does not count for the substitute."
     )
+
+
+def test_the_round_page_offers_the_undrawn_members_as_substitute(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(logged_in, club, odd_players="substitute")
+    round_ = first_round(monkeypatch, competition, players, director)
+    empty = empty_seat(round_)
+    page = logged_in.get(round_.get_absolute_url())
+    assert [m.name for m in page.context["substitute_candidates"]] == ["Speler H"]
+    assert "does not count for the substitute" in page.content.decode()
+
+    url = reverse("tournaments:seat-substitute", kwargs={"club": club.slug, "pk": round_.pk})
+    stranger = factories.member(factories.club(slug="elders"), "Niet Van Ons")
+    response = logged_in.post(url, {"seat": empty.pk, "member": stranger.pk}, follow=True)
+    assert "Choose the substitute from the club&#x27;s members." in response.content.decode()
+    empty.refresh_from_db()
+    assert empty.substitute_member is None
+
+    logged_in.post(url, {"seat": empty.pk, "member": players["H"].pk})
+    empty.refresh_from_db()
+    assert empty.substitute_member == players["H"]
+    assert "Speler H" in logged_in.get(round_.get_absolute_url()).content.decode()
