@@ -14,13 +14,16 @@ Eight players, two rounds of one hand, a table of three each round:
 """
 
 import datetime
+import io
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from pypdf import PdfReader
 
 from scoring import services as scoring_services
 from scoring import standings
+from scoring.exports import pdf, reports
 from scoring.models import Game
 from tests import factories
 from tests.scoring.test_club_rules import by_name, check_in, configure, director, logged_in
@@ -201,6 +204,11 @@ def test_the_substitute_rule_is_stated_above_the_standings_and_the_evening(
     ):
         page = logged_in.get(reverse(name, kwargs={"club": club.slug, **kwargs})).content
         assert b"lowest own game of the evening (marsen included)" in page
+        sentence = b"Speler H: the game as substitute in round 1 replaces their own game of round 2"
+        assert (sentence in page) == (name == "results:evening")
+    report = pdf.report_pdf(reports.evening_report(evening=evening))
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(report)).pages)
+    assert "replaces their own game of round 2" in " ".join(text.split())
     competition.substitute_strikes_lowest = False
     assert competition.describe_substitutes() == (
         "A substitute's game does not count for the substitute."
