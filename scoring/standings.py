@@ -599,6 +599,7 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
     )
     ids = [e.pk for e in evenings]
     tallies = evening_tallies(ids, confirmed_only=True)
+    _apply_substitutes(competition, tallies, ids)
     _apply_absences(competition, tallies, ids)
     standing = None
     if competition.kind != Competition.Kind.PAIRS:

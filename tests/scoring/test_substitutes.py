@@ -135,6 +135,8 @@ def test_wegstrepen_replaces_the_substitutes_lowest_own_game_marsen_included(
     season = by_name(standings.season_standings(competition=competition), players)
     assert {name: line.points for name, line in season.items()} == WITH
     assert season["H"].marsen == 1
+    mine = standings.player_stats(member=players["H"], competition=competition)
+    assert (mine.points, mine.marsen, mine.evenings[0].points) == (262, 1, 262)
 
 
 def test_a_substitute_game_that_scored_less_strikes_nothing(
