@@ -19,6 +19,7 @@ import io
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import services as scoring_services
@@ -35,6 +36,14 @@ pytestmark = pytest.mark.django_db
 __all__ = ["director", "logged_in"]  # fixtures used by the tests below
 
 NAMES = "ABCDEFGH"
+
+
+@pytest.fixture(autouse=True)
+def in_english(settings):
+    """These tests read the pages' and the log's sentences in English."""
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
