@@ -298,7 +298,10 @@ class Table:
         too_wide = 0
         for number, cells in self._rows:
             if len(cells) > limits.max_columns:
-                too_wide = too_wide or number
+                # A workbook without a stated size (as write-only openpyxl writes
+                # them) comes padded with empty cells: only values count as too wide.
+                if any(value is not None for value in cells[limits.max_columns :]):
+                    too_wide = too_wide or number
                 del cells[limits.max_columns :]
             while cells and cells[-1] is None:
                 cells.pop()

@@ -20,7 +20,7 @@ Decisions
 import io
 from datetime import date, datetime
 
-from .csvfile import FORMULA_TRIGGERS
+from .csvfile import FORMULA_TRIGGERS, needs_guard
 
 SHEET_NAME_MAX = 31
 MIN_WIDTH, MAX_WIDTH = 8, 50
@@ -63,6 +63,11 @@ class XlsxWriter:
         if value is None or value == "":
             return None
         value = self.clean_text(value)
+        if value.startswith("'") and needs_guard(value[1:]):
+            # An apostrophe before = + - @ is what a guarded value looks like once a
+            # spreadsheet program saved our CSV: the importers drop one, so a text
+            # that itself starts so gets a second one (as the CSV writer does).
+            value = "'" + value
         guarded = value.startswith(FORMULA_TRIGGERS)
         if not guarded and font is None and not as_text:
             return value
@@ -139,10 +144,10 @@ def table_sheet(out: XlsxWriter, name, titles, rows, *, text_columns=()):
         for index, value in enumerate(row):
             widths[index] = max(widths[index], _shown_length(value))
     set_widths(sheet, [min(max(width + 2, MIN_WIDTH), MAX_WIDTH) for width in widths])
+    for index in text_columns:  # before the first row: write-only sheets write columns first
+        sheet.column_dimensions[get_column_letter(index + 1)].number_format = "@"
     sheet.freeze_panes = "A2"
     sheet.append(out.header(sheet, titles))
-    for index in text_columns:
-        sheet.column_dimensions[get_column_letter(index + 1)].number_format = "@"
     for row in rows:
         sheet.append(
             [

@@ -179,9 +179,20 @@ def describe_prizes(competition):
     ]
 
 
-def describe_evening(competition):
-    """What the evening result follows, in plain words: prizes and the scores."""
-    return describe_prizes(competition) + describe_scores(competition)
+def describe_evening(competition, result=None):
+    """What the evening result follows, in plain words: prizes and the scores, and
+    (given the ``result``) each substitute game that replaced a player's own game."""
+    words = describe_prizes(competition) + describe_scores(competition)
+    for (_evening, key), swaps in sorted((result.struck if result else {}).items()):
+        for struck, played in swaps:
+            words.append(
+                _(
+                    "%(name)s: the game as substitute in round %(played)s replaces "
+                    "their own game of round %(struck)s (wegstrepen)."
+                )
+                % {"name": result.names.get(key, ""), "played": played, "struck": struck}
+            )
+    return words
 
 
 @club_required()
@@ -247,7 +258,7 @@ def evening_result(request, club, pk):
         "competition": competition,
         "table": table,
         "result": result,
-        "settings_words": describe_evening(competition),
+        "settings_words": describe_evening(competition, result),
         "board": board,
         "refresh": board and evening.status != Evening.Status.FINISHED,
     }

@@ -159,6 +159,64 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
     return tallies
 
 
+def _apply_substitutes(competition, tallies, evening_ids, *, confirmed_only=True):
+    """Wegstrepen: each confirmed game a member played as a substitute replaces
+    their lowest own game of that evening (points and marsen) when it scored more.
+
+    Only where the competition allows it; otherwise a substitute's game counts
+    for nobody but the three drawn players (``evening_tallies`` skips it). Each
+    substitute game strikes a different own game, the lowest first. Returns
+    ``{(evening_id, member_id): [(round struck, round played as substitute), ...]}``.
+    """
+    if not competition.substitute_strikes_lowest:
+        return {}
+    seats = Seat.objects.filter(round__evening_id__in=evening_ids, substitute_member__isnull=False)
+    if confirmed_only:
+        seats = seats.filter(table__game__status=Game.Status.CONFIRMED)
+    played = defaultdict(list)
+    for evening_id, member_id, number, points, marsen in seats.values_list(
+        "round__evening_id",
+        "substitute_member_id",
+        "round__number",
+        _per_team("table__game__total_a", "table__game__total_b"),
+        _per_team("table__game__marsen_a", "table__game__marsen_b"),
+    ):
+        played[(evening_id, member_id)].append((points or 0, marsen or 0, number))
+    if not played:
+        return {}
+    own = Seat.objects.filter(
+        round__evening_id__in={e for e, _m in played},
+        member_id__in={m for _e, m in played},
+        table__isnull=False,
+    )
+    if confirmed_only:
+        own = own.filter(table__game__status=Game.Status.CONFIRMED)
+    games = defaultdict(list)
+    for evening_id, member_id, number, points, marsen in own.values_list(
+        "round__evening_id",
+        "member_id",
+        "round__number",
+        _per_team("table__game__total_a", "table__game__total_b"),
+        _per_team("table__game__marsen_a", "table__game__marsen_b"),
+    ):
+        games[(evening_id, member_id)].append((points or 0, marsen or 0, number))
+    struck = {}
+    for key, substitute_games in played.items():
+        lowest_first = sorted(games.get(key, []))
+        for (points, marsen, number), (low_points, low_marsen, low_number) in zip(
+            sorted(substitute_games, reverse=True), lowest_first, strict=False
+        ):
+            if points <= low_points:
+                break
+            tally = tallies[key[0]][key[1]]
+            tally.points += points - low_points
+            tally.marsen += marsen - low_marsen
+            if low_number in tally.rounds:
+                tally.rounds[low_number] = points
+            struck.setdefault(key, []).append((low_number, number))
+    return struck
+
+
 def _apply_absences(competition, tallies, evening_ids):
     """Score late arrivals and players who called in absent, as the competition says.
 
@@ -341,6 +399,7 @@ def season_standings(
     evenings = counted_evenings(competition, period)
     ids = [e.pk for e in evenings]
     tallies = evening_tallies(ids, confirmed_only=True)
+    _apply_substitutes(competition, tallies, ids)
     _apply_absences(competition, tallies, ids)
     pairs = competition.kind == Competition.Kind.PAIRS
     if pairs:
@@ -387,6 +446,7 @@ class EveningResult:
     tables: list = field(default_factory=list)  # scoring.selectors.TableProgress
     prize_rule: str = PrizeRule.WINNER
     prize_places: int | None = None
+    struck: dict = field(default_factory=dict)  # (evening, member) -> [(struck, as sub)]
 
     @property
     def winners(self):
@@ -431,6 +491,7 @@ def evening_result(*, evening: Evening) -> EveningResult:
     competition = evening.competition
     final = evening.status == Evening.Status.FINISHED
     tallies = evening_tallies([evening.pk], confirmed_only=True, by_round=True)
+    struck = _apply_substitutes(competition, tallies, [evening.pk])
     members = tallies[evening.pk]
     if final:
         _apply_absences(competition, tallies, [evening.pk])
@@ -467,6 +528,7 @@ def evening_result(*, evening: Evening) -> EveningResult:
         tables=tables,
         prize_rule=competition.prize_rule,
         prize_places=competition.prize_places,
+        struck=struck,
     )
 
 
@@ -543,6 +605,7 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
     )
     ids = [e.pk for e in evenings]
     tallies = evening_tallies(ids, confirmed_only=True)
+    _apply_substitutes(competition, tallies, ids)
     _apply_absences(competition, tallies, ids)
     standing = None
     if competition.kind != Competition.Kind.PAIRS:

@@ -64,6 +64,7 @@ class CompetitionForm(forms.ModelForm):
             "rounds_per_evening",
             "odd_players",
             "movement",
+            "substitute_strikes_lowest",
             "sitout_score",
             "sitout_mars",
             "late_score",

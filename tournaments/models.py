@@ -157,6 +157,16 @@ class Competition(models.Model):
         default=AbsenceUnit.ROUND,
         help_text=_("The fixed absence score per round, or once for the whole evening."),
     )
+    substitute_strikes_lowest = models.BooleanField(
+        _("a substitute may strike their lowest game"),
+        default=False,
+        help_text=_(
+            "Invallers mogen hun laagste eigen partij wegstrepen: a member who plays as a "
+            "substitute at a table of three may have that game replace their lowest own "
+            "game of the evening (marsen included). Off: a substitute's game does not "
+            "count for the substitute."
+        ),
+    )
     sitout_mars = models.BooleanField(
         _("a sit-out counts as a mars"),
         default=False,
@@ -310,9 +320,19 @@ class Competition(models.Model):
                 _(
                     "Players left over play at a table of three with a substitute; who sits "
                     "there goes by turns over the season."
-                )
+                ),
+                self.describe_substitutes(),
             ]
         return [_("Players left over sit out, by turns over the season.")]
+
+    def describe_substitutes(self):
+        """What a substitute's (invaller's) game counts for, in one sentence."""
+        if self.substitute_strikes_lowest:
+            return _(
+                "A substitute's game replaces the substitute's lowest own game of the "
+                "evening (marsen included) when it scored more (wegstrepen)."
+            )
+        return _("A substitute's game does not count for the substitute.")
 
     def clean(self):
         """The tie-break order names known tie-breaks, each once; the side rankings
@@ -598,7 +618,9 @@ class Seat(models.Model):
     """A player's place in a round: at a table (N, E, S, W) or sitting out.
 
     N and S are team A (wij), E and W team B (zij). A seat without a member is
-    taken by a substitute (invaller), named in ``substitute``. The database
+    taken by a substitute (invaller): a member of the club (or a guest's member
+    record) in ``substitute_member`` once the wedstrijdleider chose one, with
+    ``substitute`` holding the name shown. The database
     holds that a member has one place per round and a table one player per seat.
     """
 
@@ -643,6 +665,15 @@ class Seat(models.Model):
         verbose_name=_("player"),
     )
     substitute = models.CharField(_("substitute"), max_length=120, blank=True)
+    substitute_member = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="substitute_seats",
+        null=True,
+        blank=True,
+        verbose_name=_("substitute (member)"),
+        help_text=_("The member who plays this empty seat of a table of three (invaller)."),
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -674,6 +705,11 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=Q(member__isnull=False) | ~Q(substitute=""),
                 name="seat_has_player_or_substitute",
+            ),
+            models.CheckConstraint(
+                condition=Q(substitute_member__isnull=True)
+                | (Q(member__isnull=True) & Q(table__isnull=False)),
+                name="seat_substitute_only_in_empty_table_seat",
             ),
         ]
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
-from clubs.models import ClubRole
+from clubs.models import ClubRole, Member
 from scoring.models import Game
 
 from .models import Attendance, Competition, Evening, Round, Seat
@@ -98,6 +98,18 @@ def evening_unplayed_rounds(*, evening) -> list[int]:
 
 def round_is_last(*, round_: Round) -> bool:
     return not round_.evening.rounds.filter(number__gt=round_.number).exists()
+
+
+def substitute_candidates(*, round_: Round):
+    """The club's active members (guests too) not drawn at a table in the round:
+    whom the wedstrijdleider can choose as the substitute of a table of three (the
+    service refuses one who already substitutes at another table)."""
+    seated = Seat.objects.filter(round=round_, table__isnull=False, member__isnull=False)
+    return (
+        Member.objects.filter(club_id=round_.evening.competition.club_id, is_active=True)
+        .exclude(pk__in=seated.values("member_id"))
+        .order_by("name")
+    )
 
 
 def round_plan(*, round_: Round):

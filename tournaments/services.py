@@ -42,6 +42,7 @@ COMPETITION_FIELDS = (
     "rounds_per_evening",
     "odd_players",
     "movement",
+    "substitute_strikes_lowest",
     "sitout_score",
     "sitout_mars",
     "late_score",
@@ -425,14 +426,14 @@ def seat_swap(*, round_: Round, first: Seat, second: Seat, by) -> None:
         raise ValidationError(_("Choose two different places."))
     first = Seat.objects.get(pk=first.pk)
     second = Seat.objects.get(pk=second.pk)
-    a = (first.member_id, first.substitute)
-    b = (second.member_id, second.substitute)
+    a = (first.member_id, first.substitute, first.substitute_member_id)
+    b = (second.member_id, second.substitute, second.substitute_member_id)
     if (first.is_sitout and b[0] is None) or (second.is_sitout and a[0] is None):
         raise ValidationError(_("A substitute cannot sit out."))
     Seat.objects.filter(pk__in=[first.pk, second.pk]).delete()
     first.pk = second.pk = None
-    first.member_id, first.substitute = b
-    second.member_id, second.substitute = a
+    first.member_id, first.substitute, first.substitute_member_id = b
+    second.member_id, second.substitute, second.substitute_member_id = a
     Seat.objects.bulk_create([first, second])
     # Sit-out scores follow the player who now sits out.
     sitouts = Adjustment.objects.filter(round=round_, kind=Adjustment.Kind.SITOUT)
@@ -451,6 +452,50 @@ def seat_swap(*, round_: Round, first: Seat, second: Seat, by) -> None:
         summary=_("Round %(number)s: %(a)s and %(b)s swapped")
         % {"number": round_.number, "a": names[1], "b": names[0]},
     )
+
+
+@transaction.atomic
+def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
+    """Name the member who plays the empty seat of a table of three (the invaller).
+
+    The substitute is a member of the competition's club (a guest has a member
+    record too) who has no other seat at a table in that round. The choice is
+    logged with the rule that says what the substitute's game counts for.
+    """
+    evening = seat.round.evening
+    competition = evening.competition
+    require_role(by, competition.club, Role.DIRECTOR)
+    _check_not_league(competition)
+    _check_evening_open(evening)
+    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    if seat.member_id is not None or seat.table_id is None:
+        raise ValidationError(_("Only the empty seat of a table of three takes a substitute."))
+    if member is None or member.club_id != competition.club_id:
+        raise ValidationError(_("Choose the substitute from the club's members."))
+    busy = (
+        Seat.objects.filter(round_id=seat.round_id, table__isnull=False)
+        .filter(Q(member=member) | Q(substitute_member=member))
+        .exclude(pk=seat.pk)
+    )
+    if busy.exists():
+        raise ValidationError(
+            _("%(name)s already plays at a table in this round.") % {"name": member.name}
+        )
+    seat.substitute_member = member
+    seat.substitute = member.name
+    _clean_save(seat)
+    EveningLog.objects.create(
+        evening=evening,
+        user=by,
+        summary=_("Round %(number)s, table %(table)s: %(name)s plays as substitute. %(rule)s")
+        % {
+            "number": seat.round.number,
+            "table": seat.table.number,
+            "name": member.name,
+            "rule": competition.describe_substitutes(),
+        },
+    )
+    return seat
 
 
 @transaction.atomic

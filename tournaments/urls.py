@@ -59,5 +59,10 @@ urlpatterns = [
     path("clubs/<slug:club>/evenings/<int:pk>/draw/", views.round_draw, name="round-draw"),
     path("clubs/<slug:club>/rounds/<int:pk>/", views.round_detail, name="round-detail"),
     path("clubs/<slug:club>/rounds/<int:pk>/swap/", views.seat_swap, name="seat-swap"),
+    path(
+        "clubs/<slug:club>/rounds/<int:pk>/substitute/",
+        views.seat_substitute,
+        name="seat-substitute",
+    ),
     path("clubs/<slug:club>/rounds/<int:pk>/delete/", views.round_delete, name="round-delete"),
 ]

@@ -346,9 +346,32 @@ def round_detail(request, club, pk):
         "can_score": has_role(request.user, club, Role.SCORER) and not wall,
         "can_swap": changeable,
         "can_take_back": changeable and selectors.round_is_last(round_=round_),
+        "empty_seats": [
+            seat for row in plan for seat in row["seats"] if seat and seat.member_id is None
+        ]
+        if can_manage and round_.evening.is_open
+        else [],
         "wall": wall,
     }
+    if context["empty_seats"]:
+        context["substitute_candidates"] = selectors.substitute_candidates(round_=round_)
     return render(request, "tournaments/round_detail.html", context)
+
+
+@require_POST
+@club_required(Role.DIRECTOR)
+def seat_substitute(request, club, pk):
+    """Choose the member who plays the empty seat of a table of three."""
+    round_ = _round(club, pk)
+    seat = get_object_or_404(Seat, round=round_, pk=id_or_404(request.POST.get("seat")))
+    member = Member.objects.filter(pk=id_or_404(request.POST.get("member"))).first()
+    try:
+        services.seat_substitute_set(seat=seat, member=member, by=request.user)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("The substitute is chosen."))
+    return redirect(round_)
 
 
 @require_POST

@@ -136,7 +136,7 @@ def evening_report(*, evening: Evening) -> Report:
     if not evening.counts_for_ranking:
         notes.append(_("This evening does not count for the ranking."))
     if result.final:
-        notes.extend(str(words) for words in describe_evening(competition))
+        notes.extend(str(words) for words in describe_evening(competition, result))
     return Report(
         club=competition.club.name,
         title=_("Result") if result.final else _("Provisional result"),

@@ -132,7 +132,8 @@ def test_an_unclosed_quote_is_refused_with_the_row():
 
 def test_the_sites_formula_guard_is_dropped_in_every_format():
     rows = [["naam", "telefoon"], ["'=1+1", "'+31 6 1234"], ["'t Hart", "'-5"], ["'@x", "''+"]]
-    expected = [["=1+1", "+31 6 1234"], ["'t Hart", "-5"], ["@x", "''+"]]
+    # "''+" is how the site writes a text that itself is "'+" (common.csvfile.guard).
+    expected = [["=1+1", "+31 6 1234"], ["'t Hart", "-5"], ["@x", "'+"]]
     for data, name in [
         (csv_bytes(rows), "l.csv"),
         (libreoffice_xlsx(rows), "l.xlsx"),  # LibreOffice keeps the apostrophe as data

@@ -386,11 +386,14 @@ def test_the_rules_are_stated_above_the_standings_and_the_evening(
         side_rankings=["points"],
     )
     evening = the_evening(monkeypatch, competition, players, director)
+    # In English, the language the sentences below are written in.
     standings_page = logged_in.get(
-        reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
+        reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk}),
+        HTTP_ACCEPT_LANGUAGE="en",
     ).content.decode()
     evening_page = logged_in.get(
-        reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk})
+        reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk}),
+        HTTP_ACCEPT_LANGUAGE="en",
     ).content.decode()
     for sentence in (
         "Players who called in get 500 for the evening.",
