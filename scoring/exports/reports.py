@@ -83,7 +83,7 @@ def standings_report(*, competition: Competition, period=None) -> Report:
         notes=[str(words) for words in describe_settings(competition, period)],
         footnotes=footnotes,
         sheet=_("Standings"),
-        stem=f"{_('standings')} {name}",
+        stem=f"{_('Standings')} {name}",
         printed=timezone.localdate(),
     )
 
@@ -142,7 +142,7 @@ def evening_report(*, evening: Evening) -> Report:
         notes=notes,
         footnotes=footnotes,
         sheet=_("Result"),
-        stem=f"{_('result')} {competition.name} {evening.date:%Y-%m-%d}",
+        stem=f"{_('Result')} {competition.name} {evening.date:%Y-%m-%d}",
         printed=timezone.localdate(),
     )
 

@@ -166,6 +166,10 @@ def test_names_that_look_like_formulas_are_text(season):
     assert names and all(cell.data_type == "s" and cell.quotePrefix for cell in names)
 
 
+#: The hand log writes the teams as the score sheet does.
+TEAM_WORD = {"A": "wij", "B": "zij"}
+
+
 def database_hand_log(competition):
     names = {}
     for seat in Seat.objects.filter(round__evening__competition=competition, table__isnull=False):
@@ -185,7 +189,7 @@ def database_hand_log(competition):
                 table.number,
                 hand.number,
                 *[names[(table.pk, p)] for p in "NSEW"],
-                hand.playing,
+                TEAM_WORD[hand.playing],
                 hand.trump or None,
                 hand.points_a,
                 hand.points_b,
@@ -193,8 +197,8 @@ def database_hand_log(competition):
                 hand.roem_b,
                 hand.declared_a or None,
                 hand.declared_b or None,
-                hand.pit or None,
-                hand.playing if hand.nat else None,
+                TEAM_WORD.get(hand.pit),
+                TEAM_WORD[hand.playing] if hand.nat else None,
                 hand.score_a,
                 hand.score_b,
                 None,
