@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.columns import Column
+from common.formatting import day_text
 from scoring import rules, standings
 from scoring.models import Game, Hand
 from scoring.results_tables import standings_columns
@@ -136,7 +137,7 @@ def evening_report(*, evening: Evening) -> Report:
     return Report(
         club=competition.club.name,
         title=_("Result") if result.final else _("Provisional result"),
-        subtitle=f"{competition.name} · {evening.date:%d-%m-%Y}",
+        subtitle=f"{competition.name} · {day_text(evening.date)}",
         columns=columns,
         rows=rows,
         notes=notes,

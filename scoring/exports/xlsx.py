@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from common.columns import DECIMAL, RANK, TEXT
 from common.csvfile import FORMULA_TRIGGERS
+from common.formatting import date_text
 from common.xlsxfile import XlsxWriter, set_widths
 
 from .handlog import COLUMNS, HandLogRow, titles
@@ -38,7 +39,7 @@ def report_xlsx(report: Report) -> bytes:
         [out.text(sheet, report.subtitle)],
     ]
     if report.printed:
-        printed = _("Printed %(date)s") % {"date": f"{report.printed:%d-%m-%Y}"}
+        printed = _("Printed %(date)s") % {"date": date_text(report.printed)}
         top.append([out.text(sheet, printed)])
     top += [[out.text(sheet, note)] for note in report.notes]
     top.append([])

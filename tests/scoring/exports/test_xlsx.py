@@ -3,6 +3,8 @@
 import datetime
 
 import pytest
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from common.formatting import average_value
 from scoring import standings
@@ -239,3 +241,13 @@ def test_an_empty_competition_gives_a_sheet_with_only_the_header(club):
     report = reports.standings_report(competition=competition)
     sheet = read_xlsx(xlsx.report_xlsx(report)).active
     assert sheet.cell(row=header_row(sheet), column=2).value == "Player"
+
+
+def test_dates_written_as_text_in_a_dutch_sheet_are_dutch(season):
+    competition, members, evenings, director = season
+    with translation.override("nl"):
+        sheet = read_xlsx(xlsx.report_xlsx(reports.evening_report(evening=evenings[0]))).active
+        printed = date_format(timezone.localdate(), "j F Y")
+    lines = [sheet.cell(row=n, column=1).value for n in range(1, 4)]
+    assert lines[1] == f"{competition.name} · di 6 okt 2026"
+    assert lines[2] == f"Afgedrukt {printed}"
