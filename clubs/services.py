@@ -38,6 +38,7 @@ def club_update(*, club: Club, by, **fields) -> Club:
         "ruleset_preset",
         "ruleset_overrides",
         "results_public",
+        "confirm_with_pin",
         "contact_name",
         "contact_email",
     }

@@ -545,3 +545,27 @@ def test_a_pin_is_stored_hashed_and_set_by_the_member_or_an_admin(club, table):
     member_pin_set(member=member, pin="", by=member.user)
     member.refresh_from_db()
     assert member.pin == ""
+
+
+def test_the_member_page_sets_a_pin_only_when_the_club_asks_for_one(client, club, table):
+    member = Seat.objects.get(table=table, position="N").member
+    member.user = factories.user("noord")
+    member.save()
+    factories.role(club, "member", member.user)
+    client.force_login(member.user)
+    page = reverse("clubs:member-detail", kwargs={"club": club.slug, "pk": member.pk})
+    address = reverse("clubs:member-pin", kwargs={"club": club.slug, "pk": member.pk})
+    assert 'name="pin"' not in client.get(page).text
+    assert client.post(address, {"pin": "1234"}).status_code == 403
+    club.confirm_with_pin = True
+    club.save()
+    assert 'name="pin"' in client.get(page).text
+    assert client.post(address, {"pin": "1234"}).status_code == 302
+    member.refresh_from_db()
+    assert check_password("1234", member.pin)
+    other = Seat.objects.get(table=table, position="E").member
+    other_address = reverse("clubs:member-pin", kwargs={"club": club.slug, "pk": other.pk})
+    assert client.post(other_address, {"pin": "1234"}).status_code == 403
+    client.post(address, {"pin": "12"})
+    member.refresh_from_db()
+    assert check_password("1234", member.pin)  # a refused PIN changes nothing
