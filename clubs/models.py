@@ -56,6 +56,7 @@ class Club(models.Model):
     confirm_with_pin = models.BooleanField(
         _("confirming a game asks for a PIN"),
         default=False,
+        db_default=False,
         help_text=_(
             "A player of the other team confirms with the PIN they set, not only their name."
         ),
@@ -124,6 +125,8 @@ class Member(models.Model):
         _("PIN (hashed)"),
         max_length=128,
         blank=True,
+        default="",
+        db_default="",
         editable=False,
         help_text=_("To confirm a game when the club asks for a PIN; stored hashed."),
     )
