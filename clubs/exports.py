@@ -19,8 +19,9 @@ Decisions
     quote prefix, so no spreadsheet reads it as a
     formula, not even after the cell is edited; the value itself is unchanged.
 CSV
-    UTF-8 with a byte-order mark, so Excel shows accents right; ``;`` between
-    fields, as Dutch Excel (decimal comma) expects, and CRLF line ends; active
+    UTF-8 with a byte-order mark, so Excel shows accents right; the site's one
+    dialect (``;`` between fields in Dutch, ``,`` in English: see
+    :func:`common.csvfile.dialect`) and CRLF line ends; active
     and guest as ja/nee (yes/no in English). A CSV cell has no "text" type, so a
     value a spreadsheet could run as a formula gets a leading apostrophe, and a
     value holding ``,`` or ``;`` is quoted (see :mod:`common.csvfile`; a phone
@@ -38,7 +39,6 @@ from common.xlsxfile import XlsxWriter, table_sheet
 
 from .imports import FIELDS, column_titles
 
-CSV_DELIMITER = ";"
 TEXT_COLUMNS = ("membership_number", "phone")  # digits that must stay text
 
 
@@ -63,6 +63,6 @@ def _csv_value(value):
 
 
 def members_csv(members) -> bytes:
-    """The members as CSV for Excel: UTF-8 with BOM, ``;``-separated, CRLF."""
+    """The members as CSV for Excel: UTF-8 with BOM, the active language's dialect, CRLF."""
     rows = ([_csv_value(value) for value in values] for values in _rows(members))
-    return csv_bytes(column_titles().values(), rows, delimiter=CSV_DELIMITER)
+    return csv_bytes(column_titles().values(), rows)

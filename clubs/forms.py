@@ -13,6 +13,7 @@ class ClubForm(forms.ModelForm):
             "town",
             "ruleset_preset",
             "results_public",
+            "confirm_with_pin",
             "contact_name",
             "contact_email",
         ]
@@ -26,6 +27,16 @@ class MemberForm(forms.ModelForm):
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
         self.instance.club = club
+
+
+class MemberPinForm(forms.Form):
+    pin = forms.CharField(
+        label=_("PIN for confirming games"),
+        required=False,
+        max_length=6,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "new-password"}),
+        help_text=_("4 to 6 digits; leave empty to remove the PIN."),
+    )
 
 
 class MemberFilterForm(forms.Form):

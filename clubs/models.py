@@ -53,6 +53,14 @@ class Club(models.Model):
         default=True,
         help_text=_("Anyone may read standings and results; otherwise only people of the club."),
     )
+    confirm_with_pin = models.BooleanField(
+        _("confirming a game asks for a PIN"),
+        default=False,
+        db_default=False,
+        help_text=_(
+            "A player of the other team confirms with the PIN they set, not only their name."
+        ),
+    )
     contact_name = models.CharField(_("contact person"), max_length=120, blank=True)
     contact_email = models.EmailField(_("contact e-mail"), blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -113,6 +121,15 @@ class Member(models.Model):
     )
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
+    pin = models.CharField(
+        _("PIN (hashed)"),
+        max_length=128,
+        blank=True,
+        default="",
+        db_default="",
+        editable=False,
+        help_text=_("To confirm a game when the club asks for a PIN; stored hashed."),
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -5,12 +5,15 @@ show it and nothing is changed.
 """
 
 import logging
+import re
 from datetime import timedelta
 from smtplib import SMTPException
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.tokens import default_token_generator
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import ProtectedError, RestrictedError
@@ -29,12 +32,18 @@ CLUB_FIELDS = (
     "ruleset_preset",
     "ruleset_overrides",
     "results_public",
+    "confirm_with_pin",
     "contact_name",
     "contact_email",
 )
 logger = logging.getLogger(__name__)
 
 MEMBER_FIELDS = ("name", "membership_number", "is_active", "is_guest", "email", "phone")
+#: A confirmation PIN: 4 to 6 ASCII digits.
+PIN_RE = re.compile(r"[0-9]{4,6}\Z")
+#: Wrong PINs allowed per member within PIN_LOCK_SECONDS before every try is refused.
+PIN_TRIES = 5
+PIN_LOCK_SECONDS = 10 * 60
 
 
 def _clean_save(obj):
@@ -536,3 +545,50 @@ def club_delete(*, club: Club, by, confirm_name: str) -> None:
             raise RuntimeError(f"club_delete is stuck on {[m.__name__ for m, _p in left]}")
         pending = left
     club.delete()
+
+
+@transaction.atomic
+def member_pin_set(*, member: Member, pin: str, by) -> Member:
+    """Set (or with an empty ``pin`` clear) the member's confirmation PIN, stored hashed.
+
+    The member themself (their site account) or a club admin may set it.
+    """
+    if not (by is not None and member.user_id is not None and by.pk == member.user_id):
+        require_role(by, member.club, Role.ADMIN)
+    pin = (pin or "").strip()
+    if pin and not PIN_RE.match(pin):
+        raise ValidationError({"pin": _("A PIN is 4 to 6 digits.")})
+    member.pin = make_password(pin) if pin else ""
+    member.save(update_fields=["pin"])
+    return member
+
+
+def _pin_tries_key(member) -> str:
+    return f"confirm-pin-tries:{member.pk}"
+
+
+def member_pin_check(*, member: Member, pin: str) -> None:
+    """Raise a ``ValidationError`` on the ``pin`` field unless ``pin`` is the member's PIN.
+
+    Throttled: after :data:`PIN_TRIES` wrong PINs the member's PIN is refused for
+    :data:`PIN_LOCK_SECONDS`, even the right one; a right PIN clears the count.
+    """
+    cache, key = caches["throttle"], _pin_tries_key(member)
+    if cache.get(key, 0) >= PIN_TRIES:
+        raise ValidationError(
+            {"pin": _("Too many wrong PINs; wait ten minutes or ask the tournament director.")}
+        )
+    if not member.pin:
+        raise ValidationError(
+            {
+                "pin": _("%(name)s has no PIN yet; the club admin can set one.")
+                % {"name": member.name}
+            }
+        )
+    if not check_password(pin or "", member.pin):
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, PIN_LOCK_SECONDS)
+        raise ValidationError({"pin": _("That PIN is wrong; nothing is confirmed.")})
+    cache.delete(key)

@@ -51,6 +51,7 @@ urlpatterns = [
     ),
     path("clubs/<slug:club>/members/<int:pk>/", views.member_detail, name="member-detail"),
     path("clubs/<slug:club>/members/<int:pk>/edit/", views.member_edit, name="member-edit"),
+    path("clubs/<slug:club>/members/<int:pk>/pin/", views.member_pin, name="member-pin"),
     path("clubs/<slug:club>/members/<int:pk>/merge/", views.member_merge, name="member-merge"),
     path("clubs/<slug:club>/roles/", views.role_list, name="role-list"),
     path("clubs/<slug:club>/roles/<int:user_id>/revoke/", views.role_revoke, name="role-revoke"),

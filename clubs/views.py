@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,6 +16,7 @@ from .forms import (
     MemberFilterForm,
     MemberForm,
     MemberMergeForm,
+    MemberPinForm,
     RoleGrantForm,
 )
 from .models import Club, ClubRole, Member
@@ -127,8 +128,42 @@ def member_detail(request, club, pk):
         "member": member,
         "can_edit": has_role(request.user, club, Role.DIRECTOR),
         "is_admin": has_role(request.user, club, Role.ADMIN),
+        "pin_form": MemberPinForm() if _may_set_pin(request.user, member) else None,
     }
     return render(request, "clubs/member_detail.html", context)
+
+
+def _may_set_pin(user, member) -> bool:
+    """The member themself or a club admin, when the club confirms with a PIN."""
+    if not member.club.confirm_with_pin:
+        return False
+    own = member.user_id is not None and user.pk == member.user_id
+    return own or has_role(user, member.club, Role.ADMIN)
+
+
+@require_POST
+@club_required(Role.MEMBER)
+def member_pin(request, club, pk):
+    member = _member(club, pk)
+    if not _may_set_pin(request.user, member):
+        raise PermissionDenied
+    form = MemberPinForm(request.POST)
+    if form.is_valid():
+        try:
+            services.member_pin_set(member=member, pin=form.cleaned_data["pin"], by=request.user)
+        except ValidationError as exc:
+            for message in exc.messages:
+                messages.error(request, message)
+        else:
+            messages.success(
+                request,
+                _("The PIN of %(name)s is saved.") % {"name": member.name}
+                if member.pin
+                else _("The PIN of %(name)s is removed.") % {"name": member.name},
+            )
+    else:
+        messages.error(request, _("A PIN is 4 to 6 digits."))
+    return redirect(member)
 
 
 def _member_form(request, club, member=None):

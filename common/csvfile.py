@@ -4,8 +4,13 @@ Decisions
 ---------
 Encoding
     UTF-8 with a byte-order mark (Excel shows accents right) and CRLF line ends.
-    The separator is the caller's: ``;`` for files a Dutch Excel opens (decimal
-    comma), ``,`` for the hand log (the import format).
+Dialect (one for every CSV file of the site: :func:`dialect`)
+    Follows the active language's decimal sign, as a spreadsheet in that
+    language expects: in Dutch ``;`` between fields and a decimal comma, in
+    English ``,`` and a decimal point. The language is the request's (a view)
+    or the command's ``--language`` (else ``settings.LANGUAGE_CODE``). The
+    importers read either separator, so a file made in one language imports in
+    the other.
 Quoting
     A field holding either separator (``,`` or ``;``), a double quote, a line
     break or a tab is quoted, whatever the file's own separator: Dutch Excel
@@ -23,6 +28,9 @@ Formula guard (the OWASP advice against CSV injection)
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from django.utils.formats import get_format
 
 #: A text starting with one of these is a formula to a spreadsheet.
 FORMULA_TRIGGERS = ("=", "+", "-", "@")
@@ -32,6 +40,19 @@ SEPARATORS = (",", ";")
 _SPLIT = re.compile("[,;]")
 _NEEDS_QUOTES = re.compile('[,;"\r\n\t]')
 ROWS_PER_CHUNK = 2000
+
+
+class Dialect(NamedTuple):
+    """How a CSV file separates fields and writes a decimal."""
+
+    delimiter: str
+    decimal: str
+
+
+def dialect() -> Dialect:
+    """The CSV dialect of the active language: ``;`` with a decimal comma, ``,`` with a point."""
+    decimal = get_format("DECIMAL_SEPARATOR")
+    return Dialect(delimiter=";" if decimal == "," else ",", decimal=decimal)
 
 
 class Verbatim(str):
@@ -77,18 +98,24 @@ def line(values: Iterable, *, delimiter: str) -> str:
     return delimiter.join(field(value) for value in values) + "\r\n"
 
 
-def csv_lines(header: Iterable, rows: Iterable[Iterable], *, delimiter: str) -> Iterator[str]:
+def csv_lines(header: Iterable, rows: Iterable[Iterable]) -> Iterator[str]:
     """The file as text, a chunk of rows at a time (the first chunk starts with the
-    byte-order mark and the header), for a streaming response."""
-    chunk = ["\ufeff", line(header, delimiter=delimiter)]
-    for count, row in enumerate(rows, 1):
-        chunk.append(line(row, delimiter=delimiter))
-        if count % ROWS_PER_CHUNK == 0:
-            yield "".join(chunk)
-            chunk = []
-    yield "".join(chunk)
+    byte-order mark and the header), for a streaming response. The dialect is the
+    active language's at the call (:func:`dialect`), not when the chunks are read."""
+    delimiter = dialect().delimiter
+
+    def chunks():
+        chunk = ["\ufeff", line(header, delimiter=delimiter)]
+        for count, row in enumerate(rows, 1):
+            chunk.append(line(row, delimiter=delimiter))
+            if count % ROWS_PER_CHUNK == 0:
+                yield "".join(chunk)
+                chunk = []
+        yield "".join(chunk)
+
+    return chunks()
 
 
-def csv_bytes(header: Iterable, rows: Iterable[Iterable], *, delimiter: str) -> bytes:
-    """The whole file: UTF-8 with a byte-order mark, CRLF."""
-    return "".join(csv_lines(header, rows, delimiter=delimiter)).encode("utf-8")
+def csv_bytes(header: Iterable, rows: Iterable[Iterable]) -> bytes:
+    """The whole file: UTF-8 with a byte-order mark, CRLF, the active language's dialect."""
+    return "".join(csv_lines(header, rows)).encode("utf-8")

@@ -1,4 +1,5 @@
-"""Numbers as people read them: one rounding, one way to write a decimal.
+"""Numbers and dates as people read them: one rounding, one way to write a decimal
+and a date in a file.
 
 Decisions
 ---------
@@ -12,12 +13,19 @@ Rounding
     for it.
 Writing
     In the active language's decimal sign (a comma in Dutch), no grouping.
+Dates written as text in a file (a PDF, a title line of a spreadsheet)
+    As the site's pages write them, in the active language, through Django's
+    formats: :func:`date_text` "8 december 2026" (``DATE_FORMAT``),
+    :func:`day_text` "di 8 dec 2026" (an evening: the weekday matters). Never
+    ``06-10-2026``. A date that is data (a spreadsheet's date column, the hand
+    log's ``YYYY-MM-DD``) stays a date.
 """
 
 from decimal import Decimal
 from fractions import Fraction
 
-from django.utils.formats import number_format
+from django.utils.dates import MONTHS, MONTHS_3
+from django.utils.formats import date_format, number_format
 
 #: Decimals of an average (points per game) everywhere it is shown.
 AVERAGE_DECIMALS = 1
@@ -54,3 +62,23 @@ def average_value(value) -> Decimal:
 
 def format_average(value) -> str:
     return format_decimal(value, AVERAGE_DECIMALS)
+
+
+def date_text(value) -> str:
+    """A date as the site writes it in the active language ("8 december 2026"); empty for None."""
+    return date_format(value, "DATE_FORMAT") if value else ""
+
+
+def day_text(value) -> str:
+    """A date with its weekday, short: "di 8 dec 2026", "Tue 8 Dec 2026"; empty for None.
+
+    The month's abbreviation takes the case of the language's full month name
+    (Dutch writes "december", English "December"); Django's ``M`` would write
+    "Dec" in every language.
+    """
+    if not value:
+        return ""
+    month = str(MONTHS_3[value.month])
+    if not str(MONTHS[value.month])[:1].islower():
+        month = month.title()
+    return f"{date_format(value, 'D j')} {month} {value.year}"

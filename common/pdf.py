@@ -18,7 +18,8 @@ Text
     a name such as ``<b>Jan</b> & Co`` prints as typed.
 Pages
     A4 by default with 15 mm margins; :func:`numbered_canvas` draws the club,
-    the printing date and "page n of m" on every page.
+    the printing date (in words, the active language's: "8 december 2026") and
+    "page n of m" on every page.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
+
+from common.formatting import date_text
 
 FONT, BOLD = "KJSans", "KJSans-Bold"
 #: Where Linux distributions (and macOS, by hand) put DejaVu Sans, and its bold face.
@@ -137,10 +140,6 @@ def document(buffer, *, title, author="", pagesize=None, margin_mm=15):
         # otherwise be named on every page.
         initialFontName=FONT,
     )
-
-
-def date_text(value) -> str:
-    return f"{value:%d-%m-%Y}" if value else ""
 
 
 def numbered_canvas(club, title, printed, *, numbered=True):

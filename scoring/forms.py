@@ -462,9 +462,29 @@ class ConfirmForm(forms.Form):
         required=False, min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
     )
 
-    def __init__(self, *args, names, **kwargs):
+    pin = forms.CharField(
+        label=_("Your PIN"),
+        required=False,
+        max_length=6,
+        widget=forms.PasswordInput(
+            attrs={
+                "inputmode": "numeric",
+                "autocomplete": "off",
+                "pattern": "[0-9]*",
+                "aria-describedby": "id_pin-help",
+            }
+        ),
+        help_text=_("The PIN you set for confirming games (4 to 6 digits)."),
+    )
+
+    def __init__(self, *args, names, with_pin=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["name"].choices = [(name, name) for name in names]
+        self.with_pin = with_pin
+        if with_pin:
+            self.fields["pin"].required = True
+        else:
+            del self.fields["pin"]
 
 
 class VersionForm(forms.Form):

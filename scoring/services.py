@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import Role, require_role
 from scoring import rules
-from tournaments.models import Evening
+from tournaments.models import Evening, Seat
 
 from .messages import hand_error
 from .models import Adjustment, AuditEntry, Game, Hand, Team
@@ -379,6 +379,21 @@ def hand_undo(*, game: Game, expected_version=None, by=None, actor="") -> Hand |
     return last
 
 
+def _check_confirmer_pin(game, *, name, pin):
+    from clubs.services import member_pin_check
+
+    seat = (
+        Seat.objects.filter(table=game.table, member__isnull=False, member__name=name)
+        .select_related("member")
+        .first()
+    )
+    if seat is None:
+        raise ValidationError(
+            {"pin": _("This club confirms with a PIN; ask the tournament director to confirm.")}
+        )
+    member_pin_check(member=seat.member, pin=pin)
+
+
 def _confirm(game, *, name, by):
     game.status = Game.Status.CONFIRMED
     game.confirmed_by = name[:120]
@@ -395,11 +410,15 @@ def _confirm(game, *, name, by):
 
 
 @transaction.atomic
-def game_confirm(*, game: Game, name: str, expected_version=None, by=None) -> Game:
+def game_confirm(
+    *, game: Game, name: str, pin: str | None = None, expected_version=None, by=None
+) -> Game:
     """A player of the other team confirms the totals: the game is locked.
 
     When the table recorded which team keeps score, ``name`` must be a player
-    of the other team.
+    of the other team. When the club confirms with a PIN, ``pin`` must be that
+    player's PIN (throttled: see ``clubs.services.member_pin_check``); a seat
+    without a member (a substitute) cannot confirm then: the director does.
     """
     from .selectors import game_confirmers
 
@@ -413,6 +432,8 @@ def game_confirm(*, game: Game, name: str, expected_version=None, by=None) -> Ga
         raise ValidationError({"name": _("Choose who confirms.")})
     if game.scorer_team and name not in game_confirmers(game):
         raise ValidationError({"name": _("A player of the other team confirms.")})
+    if game.table.round.evening.competition.club.confirm_with_pin:
+        _check_confirmer_pin(game, name=name, pin=pin)
     _confirm(game, name=name, by=by)
     return game
 

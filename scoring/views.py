@@ -212,7 +212,11 @@ def _render_entry(
         if state.roefel is not None:
             hand_form.fix_roefel(state.roefel)
     if is_open and game.status == Game.Status.COMPLETE and confirm_form is None:
-        confirm_form = ConfirmForm(names=state.confirmers, initial={"version": game.version})
+        confirm_form = ConfirmForm(
+            names=state.confirmers,
+            with_pin=_confirms_with_pin(state.table),
+            initial={"version": game.version},
+        )
     club = state.evening.competition.club
     context = {
         "entry_config": _entry_config(state),
@@ -507,6 +511,10 @@ def table_undo(request, token):
     return redirect(_entry_url(table) + "#hand-form")
 
 
+def _confirms_with_pin(table) -> bool:
+    return table.round.evening.competition.club.confirm_with_pin
+
+
 @never_cache
 @require_POST
 def table_confirm(request, token):
@@ -514,13 +522,14 @@ def table_confirm(request, token):
     if not table.round.evening.is_open:
         return _closed(request, table)
     state = selectors.entry_state(table=table)
-    form = ConfirmForm(request.POST, names=state.confirmers)
+    form = ConfirmForm(request.POST, names=state.confirmers, with_pin=_confirms_with_pin(table))
     if not form.is_valid():
         return _render_entry(request, state, confirm_form=form, status=422)
     try:
         game = services.game_confirm(
             game=state.game,
             name=form.cleaned_data["name"],
+            pin=form.cleaned_data.get("pin"),
             expected_version=form.cleaned_data["version"],
             by=request.user,
         )

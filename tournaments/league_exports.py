@@ -27,6 +27,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from common.formatting import day_text
 from common.pdf import BOLD, FONT, document, paragraph, styles
 from common.xlsxfile import XlsxWriter, table_sheet
 
@@ -210,7 +211,7 @@ def schedule_pdf(*, league, lines) -> bytes:
         data.append(
             [
                 str(match.matchday),
-                formats.date_format(match.date, "SHORT_DATE_FORMAT"),
+                day_text(match.date),
                 match.division.name,
                 match.home.name,
                 match.away.name,

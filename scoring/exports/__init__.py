@@ -29,9 +29,13 @@ Files
     is a quoted text cell in .xlsx and gets a leading apostrophe in CSV, which
     the importer drops again) and :mod:`common.pdf` (the embedded font).
 Language
-    Titles and labels use the active language (Dutch by default, as the site);
-    the hand-log CSV keeps its machine column names (``date``, ``round``, ...)
-    in every language, because it is the import format.
+    Titles, labels, file names and dates use the active language (Dutch by
+    default, as the site; a command's ``--language``), the hand log included:
+    the importer reads its titles in either language and the old machine
+    names (``date``, ``round``, ...). Teams are ``wij`` and ``zij`` in every
+    file, as on the paper score sheet. Every CSV file has the language's one
+    dialect (:func:`common.csvfile.dialect`: ``;`` and a decimal comma in
+    Dutch, ``,`` and a point in English).
 The table link
     :func:`table_entry_path` is the one place that knows the address of a
     table's entry page; callers make it absolute (the view with

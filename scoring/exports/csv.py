@@ -4,16 +4,19 @@ Decisions
 ---------
 Standings and results
     Like the member export: UTF-8 with a byte-order mark (Excel shows accents
-    right), ``;`` between fields as Dutch Excel expects, CRLF. The header row
+    right), the site's one dialect (``;`` and a decimal comma in Dutch, ``,``
+    and a point in English: :func:`common.csvfile.dialect`), CRLF. The header row
     has the column titles in the active language, no lines above it (a CSV
     file has one table; the settings are in the .xlsx and the PDF). A shared
     rank is written ``3=``, a rank below the attendance line stays empty, an
     average has one decimal with the active language's decimal sign (a comma
     in Dutch), so Excel reads it as a number.
 Hand log
-    The import format of :mod:`.handlog`: the column names ``date``, ``round``,
-    ... in every language, commas, UTF-8 with a byte-order mark, CRLF, dates
-    ``YYYY-MM-DD``. Importing it back gives the same standings.
+    The import format of :mod:`.handlog`, in the same dialect: the column
+    titles in the active language (as the .xlsx hand log), teams as ``wij`` and
+    ``zij``, dates ``YYYY-MM-DD``. The importer reads these titles in either
+    language, the old column names (``date``, ``round``, ...), either separator
+    and ``A``/``B`` too. Importing it back gives the same standings.
 Both
     Written by :mod:`common.csvfile`: a text a spreadsheet could run as a
     formula gets a leading apostrophe (the importer drops it again), and a
@@ -25,11 +28,8 @@ from datetime import date
 from common.columns import TEXT
 from common.csvfile import Verbatim, csv_bytes, csv_lines
 
-from .handlog import COLUMNS
+from .handlog import titles
 from .reports import Report
-
-REPORT_DELIMITER = ";"
-HAND_LOG_DELIMITER = ","
 
 
 def _report_value(column, row):
@@ -43,7 +43,7 @@ def _report_value(column, row):
 def report_csv(report: Report) -> bytes:
     header = [str(column.title) for column in report.columns]
     rows = ([_report_value(column, row) for column in report.columns] for row in report.rows)
-    return csv_bytes(header, rows, delimiter=REPORT_DELIMITER)
+    return csv_bytes(header, rows)
 
 
 def _log_value(value):
@@ -54,7 +54,7 @@ def hand_log_csv_lines(rows):
     """The hand log as CSV text, a chunk at a time (the first holds the byte-order
     mark and the header)."""
     rows = ([_log_value(value) for value in row] for row in rows)
-    return csv_lines(COLUMNS, rows, delimiter=HAND_LOG_DELIMITER)
+    return csv_lines(titles(), rows)
 
 
 def hand_log_csv(rows) -> bytes:

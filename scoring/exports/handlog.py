@@ -11,7 +11,7 @@ north       player names as the club writes them; north and south are team A
 south       (wij), east and west team B (zij)
 east
 west
-playing     the team that named trump: ``A`` or ``B``
+playing     the team that named trump: ``wij`` or ``zij`` (``A``/``B`` read too)
 trump       ``C``, ``D``, ``H``, ``S`` (or Dutch ``K``, ``R``, ``H``, ``S``) or empty
 points_a    card points of each team, together 162
 points_b
@@ -21,8 +21,8 @@ declared_a  declared roem (match-1500) only: what each team declared, written
 declared_b  ``50+20+stuk`` (runs by points: 20, 50, 100; ``stuk``); the importer
             counts them by the rule set, only the single highest run's team
             scoring its runs. Empty in both: ``roem_a``/``roem_b`` count as given
-pit         the team that took every trick: ``A``, ``B`` or empty
-verzaakt    the team that reneged, ending the hand (verzaken): ``A``, ``B`` or
+pit         the team that took every trick: ``wij``, ``zij`` or empty
+verzaakt    the team that reneged, ending the hand (verzaken): ``wij``, ``zij`` or
             empty; its card points are then 162 for the other team and 0 for the
             team that reneged (they may be left empty), roem is all roem of the
             hand (under declared roem: the declarations, counted as in a played
@@ -40,9 +40,12 @@ sitout      a sit-out row: the score of the player in ``north`` who sat out the
             round; ``table``, ``hand`` and the other columns stay empty
 ==========  =====================================================================
 
-The CSV file uses the column names above in every language (UTF-8 with a
-byte-order mark, commas, CRLF). The .xlsx hand log titles the columns in the
-active language; the importer reads those titles too, in either language.
+Both files (CSV and .xlsx) title the columns in the active language
+(:data:`TITLES`: "Datum", "Ronde", ... in Dutch) and write the teams as the
+score sheet does, ``wij`` and ``zij``; the CSV file is in the site's one
+dialect (:func:`common.csvfile.dialect`). The importer reads the titles in
+either language, the column names above (files written before), either
+separator, and ``A``/``B`` as well as ``wij``/``zij``.
 
 Not in the format: adjustments other than sit-out scores (a player's -100
 verzaken penalty, a director's correction), attendance (who called in absent, which the absence
@@ -59,6 +62,7 @@ from typing import NamedTuple
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Adjustment, Hand
+from scoring.rules.teams import Team
 from tournaments.models import Attendance, Competition, Evening, Seat
 
 #: Every column, in the order the exports write them.
@@ -154,6 +158,16 @@ ALIASES = {
     "score_b": ("totaal zij", "score zij", "banked zij"),
     "sitout": ("uitloter", "stilzitten", "sit out", "sitout score"),
 }
+
+
+def titles() -> list[str]:
+    """The column titles in the active language, in the order of :data:`COLUMNS`."""
+    return [str(TITLES[key]) for key in COLUMNS]
+
+
+def team_word(team) -> str | None:
+    """``wij`` or ``zij`` for a stored team (``A``/``B``), as the score sheet writes it."""
+    return Team(team).column if team else None
 
 
 class HandLogRow(NamedTuple):
@@ -266,7 +280,7 @@ def hand_log_rows(competition: Competition, *, names=None):
                     seats.get("S", ""),
                     seats.get("E", ""),
                     seats.get("W", ""),
-                    playing,
+                    team_word(playing),
                     trump or None,
                     points_a,
                     points_b,
@@ -274,9 +288,9 @@ def hand_log_rows(competition: Competition, *, names=None):
                     roem_b,
                     declared_a or None,
                     declared_b or None,
-                    pit or None,
-                    verzaakt or None,
-                    playing if nat else None,
+                    team_word(pit),
+                    team_word(verzaakt),
+                    team_word(playing) if nat else None,
                     score_a,
                     score_b,
                     None,

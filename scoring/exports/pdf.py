@@ -37,8 +37,8 @@ import io
 
 from django.utils.translation import gettext as _
 
+from common.formatting import day_text as _date
 from common.pdf import BOLD, FONT, document, numbered_canvas, register_fonts
-from common.pdf import date_text as _date
 from common.pdf import paragraph as _p
 from common.pdf import styles as _styles
 

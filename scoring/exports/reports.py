@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.columns import Column
+from common.formatting import day_text
 from scoring import rules, standings
 from scoring.models import Game, Hand
 from scoring.results_tables import standings_columns
@@ -83,7 +84,7 @@ def standings_report(*, competition: Competition, period=None) -> Report:
         notes=[str(words) for words in describe_settings(competition, period)],
         footnotes=footnotes,
         sheet=_("Standings"),
-        stem=f"{_('standings')} {name}",
+        stem=f"{_('Standings')} {name}",
         printed=timezone.localdate(),
     )
 
@@ -140,13 +141,13 @@ def evening_report(*, evening: Evening) -> Report:
     return Report(
         club=competition.club.name,
         title=_("Result") if result.final else _("Provisional result"),
-        subtitle=f"{competition.name} · {evening.date:%d-%m-%Y}",
+        subtitle=f"{competition.name} · {day_text(evening.date)}",
         columns=columns,
         rows=rows,
         notes=notes,
         footnotes=footnotes,
         sheet=_("Result"),
-        stem=f"{_('result')} {competition.name} {evening.date:%Y-%m-%d}",
+        stem=f"{_('Result')} {competition.name} {evening.date:%Y-%m-%d}",
         printed=timezone.localdate(),
     )
 

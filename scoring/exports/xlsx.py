@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 
 from common.columns import DECIMAL, RANK, TEXT
 from common.csvfile import FORMULA_TRIGGERS
+from common.formatting import date_text
 from common.xlsxfile import XlsxWriter, set_widths
 
-from .handlog import COLUMNS, TITLES, HandLogRow
+from .handlog import COLUMNS, HandLogRow, titles
 from .reports import Report
 
 
@@ -38,7 +39,7 @@ def report_xlsx(report: Report) -> bytes:
         [out.text(sheet, report.subtitle)],
     ]
     if report.printed:
-        printed = _("Printed %(date)s") % {"date": f"{report.printed:%d-%m-%Y}"}
+        printed = _("Printed %(date)s") % {"date": date_text(report.printed)}
         top.append([out.text(sheet, printed)])
     top += [[out.text(sheet, note)] for note in report.notes]
     top.append([])
@@ -96,14 +97,14 @@ def hand_log_xlsx(rows, *, name_width: int = 20) -> bytes:
 
     out = XlsxWriter()
     sheet = out.sheet(_("Hands"))
-    titles = [str(TITLES[key]) for key in COLUMNS]
+    header = titles()
     widths = []
-    for key, title in zip(COLUMNS, titles, strict=True):
+    for key, title in zip(COLUMNS, header, strict=True):
         width = max(name_width + 2, 10) if key in ("north", "south", "east", "west") else 9
         widths.append(max(HAND_LOG_WIDTHS.get(key, width), len(title) + 2))
     set_widths(sheet, widths)
     sheet.freeze_panes = "A2"
-    sheet.append(out.header(sheet, titles))
+    sheet.append(out.header(sheet, header))
     guarded, illegal, text = FORMULA_TRIGGERS, out.illegal, out.text
     count = 0
     for row in rows:

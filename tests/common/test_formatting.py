@@ -1,12 +1,19 @@
 """One rounding of averages: half up on the exact value, the language's decimal sign."""
 
+import datetime
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
 from django.utils import translation
 
-from common.formatting import average_value, format_average, round_half_up
+from common.formatting import (
+    average_value,
+    date_text,
+    day_text,
+    format_average,
+    round_half_up,
+)
 
 
 @pytest.mark.parametrize(
@@ -39,3 +46,17 @@ def test_the_average_is_written_with_the_languages_decimal_sign():
         assert format_average(123456) == "123456,0"  # no grouping
     with translation.override("en"):
         assert format_average(Fraction(162508, 100)) == "1625.1"
+
+
+@pytest.mark.parametrize(
+    ("language", "day", "date"),
+    [
+        ("nl", "di 8 dec 2026", "8 december 2026"),
+        ("en", "Tue 8 Dec 2026", "Dec. 8, 2026"),
+    ],
+)
+def test_dates_in_files_are_written_in_the_language(language, day, date):
+    value = datetime.date(2026, 12, 8)
+    with translation.override(language):
+        assert (day_text(value), date_text(value)) == (day, date)
+    assert day_text(None) == date_text(None) == ""

@@ -341,3 +341,15 @@ def test_provisional_result_page_and_board_show_the_tables_and_no_prizes(client,
         assert "Only confirmed tables count" in page
         assert "3 of 16 hands" in page and "16 of 16 hands, to be confirmed" in page
         assert "badge prize" not in page
+
+
+def test_the_board_refreshes_by_script_not_by_reloading(client, evening_in_play):
+    evening, first = evening_in_play
+    url = reverse(
+        "results:evening", kwargs={"club": evening.competition.club.slug, "pk": evening.pk}
+    )
+    board = client.get(url + "?board=1").text
+    assert 'http-equiv="refresh"' not in board
+    assert "data-board-refresh=" in board and "js/board.js" in board
+    plain = client.get(url).text
+    assert "data-board" not in plain and "js/board.js" not in plain

@@ -5,8 +5,12 @@ import uuid
 from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth.hashers import check_password
+from django.core.cache import caches
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
+from clubs.services import member_pin_set
 from scoring import services
 from scoring.models import AuditEntry, Game, Hand
 from scoring.services import HandInput
@@ -455,3 +459,114 @@ def test_the_trick_checkers_copy_link_fills_the_next_hand(client, db):
     assert "trickcheck" in response.text
     response = client.get(url.replace("hand=1", "hand=5"))
     assert any("hand 5" in str(p) or "spel 5" in str(p) for p in response.context["problems"])
+
+
+# --- Confirming with a PIN (a club setting, off by default) ------------------------------
+
+
+def test_without_the_club_setting_no_pin_is_asked(client, table):
+    record(table.game, 16)
+    page = client.get(entry_url(table))
+    assert not page.context["confirm_form"].with_pin
+    assert 'name="pin"' not in page.text
+
+
+@pytest.fixture
+def pin_table(club, table):
+    club.confirm_with_pin = True
+    club.save()
+    east = Seat.objects.get(table=table, position="E").member
+    member_pin_set(member=east, pin="4711", by=factories.role(club, "admin"))
+    caches["throttle"].clear()
+    record(table.game, 16)
+    return table
+
+
+def test_the_other_team_confirms_with_their_pin(client, pin_table):
+    names = names_of(pin_table)
+    game = pin_table.game
+    page = client.get(entry_url(pin_table))
+    assert page.context["confirm_form"].with_pin and 'name="pin"' in page.text
+    response = client.post(
+        entry_url(pin_table, "table-confirm"),
+        {"name": names.east, "pin": "4711", "version": game.version},
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert (game.status, game.confirmed_by) == (Game.Status.CONFIRMED, names.east)
+
+
+def test_a_wrong_or_missing_pin_confirms_nothing_and_says_so(client, pin_table):
+    names = names_of(pin_table)
+    game = pin_table.game
+    for data, message in (
+        ({"pin": "1234"}, "PIN is wrong"),
+        ({"pin": ""}, "verplicht"),
+        ({"name": names.west, "pin": "4711"}, "has no PIN yet"),  # west set none
+    ):
+        post = {"name": names.east, "version": game.version, **data}
+        response = client.post(entry_url(pin_table, "table-confirm"), post)
+        assert response.status_code == 422
+        assert message in " ".join(response.context["confirm_form"].errors["pin"])
+        assert 'role="alert"' in response.text
+    game.refresh_from_db()
+    assert game.status == Game.Status.COMPLETE and not game.confirmed_by
+
+
+def test_wrong_pins_are_throttled_even_the_right_one_after(client, pin_table):
+    names = names_of(pin_table)
+    game = pin_table.game
+    for _ in range(5):
+        client.post(
+            entry_url(pin_table, "table-confirm"),
+            {"name": names.east, "pin": "0000", "version": game.version},
+        )
+    response = client.post(
+        entry_url(pin_table, "table-confirm"),
+        {"name": names.east, "pin": "4711", "version": game.version},
+    )
+    assert response.status_code == 422
+    assert "Too many wrong PINs" in " ".join(response.context["confirm_form"].errors["pin"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.COMPLETE
+
+
+def test_a_pin_is_stored_hashed_and_set_by_the_member_or_an_admin(club, table):
+    member = Seat.objects.get(table=table, position="N").member
+    with pytest.raises(PermissionDenied):
+        member_pin_set(member=member, pin="1234", by=factories.role(club, "director"))
+    member.user = factories.user("noord")
+    member.save()
+    member_pin_set(member=member, pin="123456", by=member.user)
+    member.refresh_from_db()
+    assert member.pin and "123456" not in member.pin and check_password("123456", member.pin)
+    with pytest.raises(ValidationError) as refused:
+        member_pin_set(member=member, pin="12a4", by=member.user)
+    assert "pin" in refused.value.message_dict
+    member_pin_set(member=member, pin="", by=member.user)
+    member.refresh_from_db()
+    assert member.pin == ""
+
+
+def test_the_member_page_sets_a_pin_only_when_the_club_asks_for_one(client, club, table):
+    member = Seat.objects.get(table=table, position="N").member
+    member.user = factories.user("noord")
+    member.save()
+    factories.role(club, "member", member.user)
+    client.force_login(member.user)
+    page = reverse("clubs:member-detail", kwargs={"club": club.slug, "pk": member.pk})
+    address = reverse("clubs:member-pin", kwargs={"club": club.slug, "pk": member.pk})
+    assert 'name="pin"' not in client.get(page).text
+    assert client.post(address, {"pin": "1234"}).status_code == 403
+    club.confirm_with_pin = True
+    club.save()
+    assert 'name="pin"' in client.get(page).text
+    assert client.post(address, {"pin": "1234"}).status_code == 302
+    member.refresh_from_db()
+    assert check_password("1234", member.pin)
+    other = Seat.objects.get(table=table, position="E").member
+    other_address = reverse("clubs:member-pin", kwargs={"club": club.slug, "pk": other.pk})
+    assert client.post(other_address, {"pin": "1234"}).status_code == 403
+    client.post(address, {"pin": "12"})
+    member.refresh_from_db()
+    assert check_password("1234", member.pin)  # a refused PIN changes nothing

@@ -55,7 +55,7 @@ def test_export_standings_writes_each_format(season, tmp_path, fmt):
         values = [c for row in read_xlsx(data).active.iter_rows(values_only=True) for c in row]
         assert best in values and result.lines[0].points in values
     elif fmt == "csv":
-        rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=","))
         assert rows[1][1:3] == [best, str(result.lines[0].points)]
     else:
         assert best in pdf_pages(data)[0]

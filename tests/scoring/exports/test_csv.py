@@ -17,7 +17,8 @@ from .test_xlsx import TRICKY, database_hand_log
 pytestmark = pytest.mark.django_db
 
 
-def read(data, delimiter):
+def read(data, delimiter=","):
+    """The rows of a CSV file; ``,`` is the English dialect the tests here write in."""
     assert data.startswith(codecs.BOM_UTF8)
     text = data.decode("utf-8-sig")
     assert "\r\n" in text
@@ -26,7 +27,7 @@ def read(data, delimiter):
 
 def test_standings_csv_matches_the_site(season):
     competition, *_ = season
-    rows = read(csv_export.report_csv(reports.standings_report(competition=competition)), ";")
+    rows = read(csv_export.report_csv(reports.standings_report(competition=competition)))
     assert rows[0] == [
         "#",
         "Player",
@@ -64,8 +65,9 @@ def test_standings_csv_average_uses_the_languages_decimal_sign(season):
 
 def test_hand_log_csv_is_the_import_format_and_matches_the_database(season):
     competition, *_ = season
-    rows = read(csv_export.hand_log_csv(handlog.hand_log_rows(competition)), ",")
-    assert rows[0] == list(handlog.COLUMNS)
+    rows = read(csv_export.hand_log_csv(handlog.hand_log_rows(competition)))
+    assert rows[0] == [str(handlog.TITLES[key]) for key in handlog.COLUMNS]
+    assert rows[0][:4] == ["Date", "Round", "Table", "Hand"]
     hands = [row for row in rows[1:] if not row[-1]]
     expected = database_hand_log(competition)
     assert len(hands) == len(expected) == Hand.objects.count()
@@ -75,22 +77,41 @@ def test_hand_log_csv_is_the_import_format_and_matches_the_database(season):
     assert sitouts and all(row[2] == row[3] == "" and row[-1] == "1600" for row in sitouts)
 
 
-def test_hand_log_csv_keeps_its_column_names_in_dutch(season):
+def test_hand_log_csv_speaks_dutch_with_semicolons_and_wij_zij(season):
     competition, *_ = season
     with translation.override("nl"):
         data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
-    assert read(data, ",")[0] == list(handlog.COLUMNS)
+    rows = read(data, ";")
+    assert rows[0][:4] == ["Datum", "Ronde", "Tafel", "Spel"]
+    assert "Punten wij" in rows[0] and "Punten zij" in rows[0]
+    playing = rows[0].index("Spelende partij")
+    teams = {row[playing] for row in rows[1:] if row[playing]}
+    assert teams == {"wij", "zij"}
+    assert all(len(row) == len(handlog.COLUMNS) for row in rows)
+
+
+def test_every_csv_uses_the_one_dialect_of_the_language(season):
+    competition, *_ = season
+    report = reports.standings_report(competition=competition)
+    for language, delimiter in (("nl", ";"), ("en", ",")):
+        with translation.override(language):
+            files = [
+                csv_export.report_csv(report),
+                csv_export.hand_log_csv(handlog.hand_log_rows(competition)),
+            ]
+        for data in files:
+            header = data.decode("utf-8-sig").split("\r\n", 1)[0]
+            other = "," if delimiter == ";" else ";"
+            assert header.count(delimiter) >= 8 and other not in header, (language, header)
 
 
 def test_formula_like_names_get_an_apostrophe(season):
     competition, members, *_ = season
     for member, name in zip(members, TRICKY, strict=False):
         type(member).objects.filter(pk=member.pk).update(name=name)
-    rows = read(csv_export.hand_log_csv(handlog.hand_log_rows(competition)), ",")
+    rows = read(csv_export.hand_log_csv(handlog.hand_log_rows(competition)))
     names = {name for row in rows[1:] for name in row[4:8] if name}
     assert {"'" + name for name in TRICKY} <= names
     assert not names & set(TRICKY)
-    standings_rows = read(
-        csv_export.report_csv(reports.standings_report(competition=competition)), ";"
-    )
+    standings_rows = read(csv_export.report_csv(reports.standings_report(competition=competition)))
     assert {"'" + name for name in TRICKY} <= {row[1] for row in standings_rows}

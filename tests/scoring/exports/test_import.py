@@ -9,6 +9,7 @@ import zipfile
 import openpyxl
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.utils import translation
 
 from clubs.models import Club, Member
 from common.tabular import normalise_title
@@ -111,9 +112,11 @@ def lines(result):
 # ---------------------------------------------------------------- the round trip
 
 
-def test_hand_log_csv_imports_into_an_empty_club_with_the_same_standings(season):
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_hand_log_csv_imports_into_an_empty_club_with_the_same_standings(season, language):
     competition, members, evenings, director = season
-    data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
+    with translation.override(language):
+        data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
     fresh = factories.club(name="Hersteld")
     result = importers.results_import_apply(
         club=fresh,
@@ -134,7 +137,8 @@ def test_hand_log_csv_imports_into_an_empty_club_with_the_same_standings(season)
         )
     assert result.sitouts == 2 and len(result.new_members) == 9
     # And the restored competition exports the very same file.
-    assert csv_export.hand_log_csv(handlog.hand_log_rows(copy)) == data
+    with translation.override(language):
+        assert csv_export.hand_log_csv(handlog.hand_log_rows(copy)) == data
 
 
 @pytest.mark.parametrize(
@@ -225,12 +229,12 @@ def test_a_changed_evening_is_refused_not_doubled(season):
         )
     )
     for row in rows:
-        if row["hand"] == "1":
-            row["trump"] = "S" if row["trump"] != "S" else "H"
-    problems = rejected(competition, csv_bytes(rows))
+        if row["Hand"] == "1":
+            row["Trump"] = "S" if row["Trump"] != "S" else "H"
+    problems = rejected(competition, csv_bytes(rows, columns=list(rows[0])))
     assert len(problems) == 3
     assert "already has an evening on 2026-10-06 with other results" in problems[0].message
-    assert problems[0].column == "date"
+    assert problems[0].column == "Date"  # as the file titles it
 
 
 def test_a_planned_evening_without_rounds_gets_the_imported_rounds(competition):

@@ -6,7 +6,8 @@ import shutil
 import subprocess
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from pypdf import PdfReader
 
 from common.columns import INT, Column
@@ -112,7 +113,7 @@ def test_blank_score_sheets_one_page_per_table_with_names_and_link(season):
     assert len(pages) == len(tables) == 2
     for text, table in zip(pages, tables, strict=True):
         assert f"Round 1 · Table {table.number}" in text
-        assert competition.name in text and "06-10-2026" in text
+        assert competition.name in text and "Tue 6 Oct 2026" in text
         for seat in Seat.objects.filter(table=table):
             assert seat.player_name in text
         assert f"{BASE}/t/{table.token}/" in text
@@ -232,3 +233,20 @@ def test_the_qr_code_opens_the_tables_entry_page(season, tmp_path):
         codes.append(found.stdout.strip())
     tables = round_.tables.order_by("number")
     assert codes == [f"{BASE}/t/{table.token}/" for table in tables]
+
+
+def test_dates_in_a_dutch_pdf_are_written_in_dutch(season):
+    competition, members, evenings, director = season
+    evening = evenings[0]  # Tuesday 6 October 2026
+    with translation.override("nl"):
+        text = "\n".join(pdf_pages(pdf.report_pdf(reports.evening_report(evening=evening))))
+        sheets = pdf_pages(
+            pdf.scoresheets_pdf(
+                reports.round_sheets(round_=first_round(evenings), entry_url=entry_url)
+            )
+        )
+        printed = date_format(timezone.localdate(), "j F Y")
+    assert f"{competition.name} · di 6 okt 2026" in text
+    assert f"Afgedrukt {printed}" in text
+    assert "06-10-2026" not in text
+    assert all("di 6 okt 2026" in page for page in sheets)

@@ -80,7 +80,7 @@ def test_downloads_follow_the_visitors_language(client, season):
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     response = client.get(url("standings-csv", competition.club, competition.pk))
     english = body(response).decode("utf-8-sig").splitlines()[0]
-    assert english == "#;Player;Points;Average;Evenings;Games;Marsen;Nat;Roem"
+    assert english == "#,Player,Points,Average,Evenings,Games,Marsen,Nat,Roem"
     with translation.override("nl"):
         titles = [
             column.title for column in reports.standings_report(competition=competition).columns
@@ -336,3 +336,28 @@ def test_an_ods_hand_log_is_accepted_by_the_page(director_client, competition, u
     assert b".ods" in page.content
     response = upload(director_client, competition, ods_bytes(rows), "oud.ods")
     assert response.context["preview"].ok and response.context["token"]
+
+
+def test_file_names_speak_the_visitors_language(client, season):
+    competition, members, evenings, director = season
+    club = competition.club
+    client.force_login(factories.role(club, "member"))
+    names = {}
+    for language in ("nl", "en"):
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+        names[language] = [
+            client.get(url(name, club, pk))["Content-Disposition"]
+            for name, pk in (
+                ("standings-csv", competition.pk),
+                ("evening-csv", evenings[0].pk),
+                ("hands-csv", competition.pk),
+            )
+        ]
+    assert [("stand" in n, "uitslag" in n, "spellen" in n) for n in names["nl"]] == [
+        (True, False, False),
+        (False, True, False),
+        (False, False, True),
+    ]
+    assert "standings" not in names["nl"][0] and "result" not in names["nl"][1]
+    assert "standings" in names["en"][0] and "result" in names["en"][1]
+    assert "hands" in names["en"][2]

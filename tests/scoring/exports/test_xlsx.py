@@ -3,6 +3,8 @@
 import datetime
 
 import pytest
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from common.formatting import average_value
 from scoring import standings
@@ -166,6 +168,10 @@ def test_names_that_look_like_formulas_are_text(season):
     assert names and all(cell.data_type == "s" and cell.quotePrefix for cell in names)
 
 
+#: The hand log writes the teams as the score sheet does.
+TEAM_WORD = {"A": "wij", "B": "zij"}
+
+
 def database_hand_log(competition):
     names = {}
     for seat in Seat.objects.filter(round__evening__competition=competition, table__isnull=False):
@@ -185,7 +191,7 @@ def database_hand_log(competition):
                 table.number,
                 hand.number,
                 *[names[(table.pk, p)] for p in "NSEW"],
-                hand.playing,
+                TEAM_WORD[hand.playing],
                 hand.trump or None,
                 hand.points_a,
                 hand.points_b,
@@ -193,9 +199,9 @@ def database_hand_log(competition):
                 hand.roem_b,
                 hand.declared_a or None,
                 hand.declared_b or None,
-                hand.pit or None,
-                hand.verzaakt or None,
-                hand.playing if hand.nat else None,
+                TEAM_WORD.get(hand.pit),
+                TEAM_WORD.get(hand.verzaakt),
+                TEAM_WORD[hand.playing] if hand.nat else None,
                 hand.score_a,
                 hand.score_b,
                 None,
@@ -236,3 +242,13 @@ def test_an_empty_competition_gives_a_sheet_with_only_the_header(club):
     report = reports.standings_report(competition=competition)
     sheet = read_xlsx(xlsx.report_xlsx(report)).active
     assert sheet.cell(row=header_row(sheet), column=2).value == "Player"
+
+
+def test_dates_written_as_text_in_a_dutch_sheet_are_dutch(season):
+    competition, members, evenings, director = season
+    with translation.override("nl"):
+        sheet = read_xlsx(xlsx.report_xlsx(reports.evening_report(evening=evenings[0]))).active
+        printed = date_format(timezone.localdate(), "j F Y")
+    lines = [sheet.cell(row=n, column=1).value for n in range(1, 4)]
+    assert lines[1] == f"{competition.name} · di 6 okt 2026"
+    assert lines[2] == f"Afgedrukt {printed}"
