@@ -18,6 +18,7 @@ from django.utils import translation
 from clubs import exports, imports
 from clubs.imports import ImportRejected, ImportRow
 from clubs.models import ClubLog, Member
+from common.csvfile import dialect
 from tests import factories
 from tests.common import spreadsheets
 from tests.common.spreadsheets import csv_bytes, xlsx_bytes
@@ -662,7 +663,8 @@ def exported_rows(club, kind="csv"):
     members = list(Member.objects.filter(club=club))
     if kind == "csv":
         text = exports.members_csv(members).decode("utf-8-sig")
-        return list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+        separator = dialect().delimiter  # the site's one CSV dialect, by the active language
+        return list(csv.reader(io.StringIO(text, newline=""), delimiter=separator))
     sheet = openpyxl.load_workbook(io.BytesIO(exports.members_xlsx(members))).active
     return [list(row) for row in sheet.iter_rows(values_only=True)]
 

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring import services
+from common.csvfile import dialect
+from scoring import rules, services
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, importers, pdf, reports, table_entry_path, xlsx
 from scoring.models import Game, Hand
@@ -273,11 +274,14 @@ def test_a_declared_match_with_verzaken_round_trips_through_the_hand_log(club, m
     original = list(match.game.hands.order_by("number"))
     data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
     header, *lines = data.decode("utf-8-sig").splitlines()
-    columns = header.split(",")
-    assert {"declared_a", "declared_b", "verzaakt"} <= set(columns)
-    cells = [line.split(",") for line in lines]
-    assert [row[columns.index("verzaakt")] for row in cells] == ["", "B", "", "A", ""]
-    assert [row[columns.index("declared_b")] for row in cells] == [
+    separator = dialect().delimiter  # the site's one CSV dialect, by the active language
+    columns = header.split(separator)
+    verzaakt, declared_b = (str(handlog.TITLES[key]) for key in ("verzaakt", "declared_b"))
+    assert {verzaakt, declared_b} <= set(columns)
+    cells = [line.split(separator) for line in lines]
+    wij, zij = (str(team.column) for team in rules.Team)
+    assert [row[columns.index(verzaakt)] for row in cells] == ["", zij, "", wij, ""]
+    assert [row[columns.index(declared_b)] for row in cells] == [
         "50",
         "50+stuk",
         "20",

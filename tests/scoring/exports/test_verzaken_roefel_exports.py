@@ -3,7 +3,8 @@ score sheet."""
 
 import pytest
 
-from scoring import services
+from common.csvfile import dialect
+from scoring import rules, services
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, importers, pdf, reports
 from scoring.models import Game, Hand
@@ -65,9 +66,11 @@ def test_a_verzaken_hand_round_trips_through_the_hand_log(competition):
     data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
     text = data.decode("utf-8-sig")
     header, *lines = text.splitlines()
-    assert "verzaakt" in header.split(",")
-    column = header.split(",").index("verzaakt")
-    assert [line.split(",")[column] for line in lines] == [""] * 4 + ["A"] + [""] * 11
+    separator = dialect().delimiter
+    titles = header.split(separator)
+    column = titles.index(str(handlog.TITLES["verzaakt"]))  # in the active language
+    team = str(rules.Team.A.column)  # written as the score sheet does: wij
+    assert [line.split(separator)[column] for line in lines] == [""] * 4 + [team] + [""] * 11
     copy = importers.results_import_apply(
         club=factories.club(), new_competition={"name": "Kopie"}, data=data, create_members=True
     ).competition
