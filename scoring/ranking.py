@@ -129,8 +129,13 @@ def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> R
         keep = frozenset(order[: settings.best_of])
         kept = tuple(line for i, line in enumerate(lines) if i in keep)
         dropped = tuple(line for i, line in enumerate(lines) if i not in keep)
-    points = sum(line.points for line in kept)
-    games = sum(line.games for line in kept)
+    points = games = marsen = nat = roem = 0
+    for line in kept:  # one pass: a season has a line per player-evening
+        points += line.points
+        games += line.games
+        marsen += line.marsen
+        nat += line.nat
+        roem += line.roem
     return RankedLine(
         key=key,
         rank=None,
@@ -138,9 +143,9 @@ def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> R
         games=games,
         evenings=sum(1 for line in lines if line.played),
         average=_average(points, games),
-        marsen=sum(line.marsen for line in kept),
-        nat=sum(line.nat for line in kept),
-        roem=sum(line.roem for line in kept),
+        marsen=marsen,
+        nat=nat,
+        roem=roem,
         counted=tuple(line.evening for line in kept),
         dropped=tuple(line.evening for line in dropped),
         lines=lines,

@@ -10,7 +10,8 @@ a value of the row, so sorting by another column keeps every player's rank.
 """
 
 import django_tables2 as tables
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -69,13 +70,45 @@ class SpecColumn(tables.Column):
 
 
 class StandingsTable(tables.Table):
-    """The season standings; ``columns`` is :func:`standings_columns`' list."""
+    """The season standings; ``columns`` is :func:`standings_columns`' list.
+
+    django-tables2 draws the headers (sorting links, ``aria-sort``), sorts the
+    rows and feeds the exports; the body is :meth:`html_rows`, each row's HTML
+    written once from the column spec's texts, not resolved cell by cell through
+    django-tables2's generic machinery (which costs more than the standings'
+    own computation on a season of 100 players).
+    """
 
     class Meta:
+        template_name = "scoring/results/standings_table.html"
         orderable = True
         attrs = {"class": "standings"}
-        row_attrs = {"class": lambda record: "below-line" if record["rank"] is None else ""}
         empty_text = gettext_lazy("No results yet.")
+
+    def row_class(self, record):
+        return "below-line" if record["rank"] is None else ""
+
+    def html_rows(self):
+        """Each row as ``<tr>...</tr>``, in the table's order: the rank, name and
+        numbers as :meth:`common.columns.Column.text` writes them (the name
+        through ``render_name``), with the cell classes of the columns and
+        django-tables2's even/odd row classes."""
+        columns = [
+            (column.name, column.column.spec, column.attrs["td"].as_html())
+            for column in self.columns
+        ]
+        rows = []
+        for index, record in enumerate(self.data):
+            classes = " ".join(filter(None, (self.row_class(record), ("even", "odd")[index % 2])))
+            cells = []
+            for name, spec, attrs in columns:
+                if name == "name":
+                    text = conditional_escape(self.render_name(spec.text(record), record))
+                else:
+                    text = conditional_escape(spec.text(record))
+                cells.append(f"<td {attrs}>{text}</td>")
+            rows.append(f'<tr class="{classes}">{"".join(cells)}</tr>')
+        return mark_safe("\n".join(rows))  # noqa: S308 - every text above is escaped
 
     def __init__(self, data, *, columns=None, **kwargs):
         columns = standings_columns() if columns is None else columns
@@ -95,17 +128,10 @@ class StandingsTable(tables.Table):
 
 class EveningResultTable(StandingsTable):
     class Meta(StandingsTable.Meta):
-        row_attrs = {
-            "class": lambda record: " ".join(
-                c
-                for c, on in (
-                    ("winner", record.get("winner")),
-                    ("prize", record.get("prize")),
-                    ("poedel", record.get("poedel")),
-                )
-                if on
-            )
-        }
+        pass
+
+    def row_class(self, record):
+        return " ".join(key for key in ("winner", "prize", "poedel") if record.get(key))
 
     def render_name(self, value, record):
         name = super().render_name(value, record)

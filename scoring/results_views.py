@@ -24,15 +24,17 @@ def _competition(club, pk):
     return get_object_or_404(Competition, club=club, pk=pk)
 
 
-def _player_url(club, competition, key):
-    return (
-        reverse("results:player", kwargs={"club": club.slug, "pk": key})
-        + f"?competition={competition.pk}"
-    )
+def _player_urls(club, competition):
+    """key -> the player's page in this competition, from one ``reverse()``."""
+    prefix = reverse("results:player", kwargs={"club": club.slug, "pk": 1})
+    assert prefix.endswith("/1/"), prefix
+    prefix = prefix[: -len("1/")]
+    return lambda key: f"{prefix}{key}/?competition={competition.pk}"
 
 
 def _rows(lines, names, club, competition, *, pairs=False):
     rows = []
+    player_url = _player_urls(club, competition)
     for line in lines:
         rows.append(
             {
@@ -41,7 +43,7 @@ def _rows(lines, names, club, competition, *, pairs=False):
                 "shared": line.shared,
                 "name": names.get(line.key, "?"),
                 "sort_name": names.get(line.key, "").lower(),
-                "url": None if pairs else _player_url(club, competition, line.key),
+                "url": None if pairs else player_url(line.key),
                 "points": line.points,
                 "average": line.average,
                 "evenings": line.evenings,

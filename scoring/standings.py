@@ -48,7 +48,7 @@ def _per_team(a, b):
     return Case(When(position__in=TEAM_A, then=F(a)), default=F(b), output_field=IntegerField())
 
 
-@dataclass
+@dataclass(slots=True)
 class Tally:
     """A player's evening while it is being added up."""
 
@@ -77,21 +77,21 @@ class Tally:
 
 
 def _fetch(values_queryset):
-    """The rows of a ``values()`` aggregate as dicts, straight from the cursor.
+    """The rows of a ``values()`` aggregate as tuples (in the order of its
+    ``values()`` names, then its annotations), straight from the cursor.
 
     The ORM builds the query; the rows skip its per-value converters, which cost
     more than the database's own work on a season of 4,000 player-evenings. Only
     for aggregates of integers, whose database values need no conversion.
     """
     query = values_queryset.query
-    names = [*query.values_select, *query.annotation_select]
     try:
         sql, params = query.sql_with_params()
     except EmptyResultSet:
         return []
     with connections[values_queryset.db].cursor() as cursor:
         cursor.execute(sql, params)
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        return cursor.fetchall()
 
 
 def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
@@ -112,18 +112,29 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         roem=Sum(_per_team("table__game__roem_a", "table__game__roem_b")),
         verzaken=Sum(_per_team("table__game__verzaken_a", "table__game__verzaken_b")),
     )
-    for row in _fetch(rows):
-        tally = tallies[row["round__evening_id"]][row["member_id"]]
-        tally.points += row["points"] or 0
-        tally.games += row["games"]
-        tally.marsen += row["marsen"] or 0
-        tally.nat += row["nat"] or 0
-        tally.nat_defending += row["nat_defending"] or 0
-        tally.roem += row["roem"] or 0
-        tally.verzaken += row["verzaken"] or 0
+    for (
+        member_id,
+        evening_id,
+        *number,
+        points,
+        games,
+        marsen,
+        nat,
+        defending,
+        roem,
+        verzaken,
+    ) in _fetch(rows):
+        tally = tallies[evening_id][member_id]
+        tally.points += points or 0
+        tally.games += games
+        tally.marsen += marsen or 0
+        tally.nat += nat or 0
+        tally.nat_defending += defending or 0
+        tally.roem += roem or 0
+        tally.verzaken += verzaken or 0
         tally.played = True
         if by_round:
-            tally.rounds[row["round__number"]] = row["points"] or 0
+            tally.rounds[number[0]] = points or 0
 
     personal = Adjustment.objects.filter(evening_id__in=evening_ids, member__isnull=False)
     for row in personal.values("evening_id", "member_id", "kind", "round__number").annotate(
