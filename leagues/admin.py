@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .league_models import (
+from .models import (
     Division,
     League,
     LeagueLog,

@@ -30,7 +30,7 @@ from django.utils.translation import pgettext
 from common.pdf import BOLD, FONT, document, paragraph, styles
 from common.xlsxfile import XlsxWriter, table_sheet
 
-from .league_selectors import format_points, points_value
+from .selectors import format_points, points_value
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club, Member, RulesetPreset
 from common.forms import DateInput
 
-from .league_models import Division, League, TeamPlayer
+from .models import Division, League, TeamPlayer
 
 TIE_BREAK_SLOTS = len(League.TieBreak.choices)
 

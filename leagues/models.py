@@ -29,8 +29,8 @@ is the match's correction too. A match counts in the league table once both
 captains confirmed it (``status = confirmed``) and all its games are confirmed.
 
 See ``tournaments.schedule`` for the schedule and the seating,
-``tournaments.league_table`` for the ranking rules and
-``tournaments.league_services`` for who may change what.
+``leagues.table`` for the ranking rules and
+``leagues.services`` for who may change what.
 """
 
 from django.conf import settings
@@ -43,7 +43,7 @@ from django.utils.translation import pgettext_lazy
 
 from common.choices import TeamChoices, enum_values, text_choices, validate_tie_breaks
 
-from . import league_table
+from . import table as league_table
 
 __all__ = [
     "Division",
@@ -154,6 +154,7 @@ class League(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        db_table = "tournaments_league"  # the table from before leagues were their own app
         verbose_name = _("league")
         verbose_name_plural = _("leagues")
         ordering = ["-competition__start_date", "name"]
@@ -240,6 +241,7 @@ class Division(models.Model):
     )
 
     class Meta:
+        db_table = "tournaments_division"  # the table from before leagues were their own app
         verbose_name = _("division")
         verbose_name_plural = _("divisions")
         ordering = ["league", "level"]
@@ -298,6 +300,7 @@ class LeagueTeam(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        db_table = "tournaments_leagueteam"  # the table from before leagues were their own app
         verbose_name = _("team")
         verbose_name_plural = _("teams")
         ordering = ["name", "pk"]
@@ -340,6 +343,7 @@ class TeamPlayer(models.Model):
     )
 
     class Meta:
+        db_table = "tournaments_teamplayer"  # the table from before leagues were their own app
         verbose_name = _("team player")
         verbose_name_plural = _("team players")
         ordering = ["member__name", "pk"]
@@ -415,6 +419,7 @@ class LeagueMatch(models.Model):
     confirmed_away_at = models.DateTimeField(_("away team confirmed at"), null=True, blank=True)
 
     class Meta:
+        db_table = "tournaments_leaguematch"  # the table from before leagues were their own app
         verbose_name = _("league match")
         verbose_name_plural = _("league matches")
         ordering = ["date", "division__level", "pk"]
@@ -479,6 +484,7 @@ class MatchTable(models.Model):
     home_side = models.CharField(_("home team sits"), max_length=1, choices=Side.choices)
 
     class Meta:
+        db_table = "tournaments_matchtable"  # the table from before leagues were their own app
         verbose_name = _("match table")
         verbose_name_plural = _("match tables")
         ordering = ["match", "game_number", "table_number"]
@@ -534,6 +540,7 @@ class LeagueLog(models.Model):
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
     class Meta:
+        db_table = "tournaments_leaguelog"  # the table from before leagues were their own app
         verbose_name = _("league log entry")
         verbose_name_plural = _("league log")
         ordering = ["-created_at", "-pk"]

@@ -1,6 +1,6 @@
 """The speelschema of a league: who meets whom on which date, and who sits where.
 
-Plain Python, no Django: ``tournaments.league_services`` reads a division's
+Plain Python, no Django: ``leagues.services`` reads a division's
 teams, calls :func:`double_round_robin` and :func:`match_dates`, and stores
 the result; it calls :func:`match_seating` to seat a match's tables. Every
 function here is a pure function of its inputs.
@@ -26,7 +26,7 @@ fixed and the other ``c = m - 1`` sit on a circle. On matchday ``k`` (0-based,
 ``i`` is odd. That is the first half: ``c`` matchdays in which every pair meets
 once. The second half repeats it with home and away swapped.
 
-Guarantees (``tests/tournaments/leagues/test_schedule.py`` checks each for 3 to
+Guarantees (``tests/leagues/test_schedule.py`` checks each for 3 to
 16 teams, and the pairings for any order of 2 to 24):
 
 - every pair of teams meets exactly twice, once at each one's home;

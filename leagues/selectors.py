@@ -3,7 +3,7 @@
 A match's score is read from its games' stored totals (``Game.total_a`` /
 ``total_b``, the hands' sums) plus the adjustments given to a team of a game
 (verzaken's 162 + 100), each put in the home or away column by the table's
-``MatchTable.home_side``. Nothing here re-scores a hand; ``tournaments.league_table``
+``MatchTable.home_side``. Nothing here re-scores a hand; ``leagues.table``
 turns the scores into match points and tables.
 
 A match *counts* in the league table when both captains confirmed it and all
@@ -23,8 +23,9 @@ from common.formatting import format_decimal, round_half_up
 from scoring.models import Adjustment, Game
 from tournaments.models import Seat
 
-from . import league_table, schedule
-from .league_models import Division, League, LeagueMatch, LeagueTeam, MatchTable
+from . import schedule
+from . import table as league_table
+from .models import Division, League, LeagueMatch, LeagueTeam, MatchTable
 
 #: Decimals of proportional match points, on pages and in files.
 POINTS_DECIMALS = 2

@@ -26,7 +26,7 @@ A match's life
 --------------
 ``scheduled`` (by :func:`schedule_generate`, movable by :func:`match_move`) ->
 ``seated`` (the first line-up creates the rounds, tables and games, see
-``tournaments.league_models``; both line-ups fill the seats; line-ups can change
+``leagues.models``; both line-ups fill the seats; line-ups can change
 until the first hand) -> games entered and confirmed at the tables ->
 ``confirmed`` once both captains confirmed (:func:`match_confirm`), which needs
 every game of the match confirmed. Only confirmed matches count in the table.
@@ -45,9 +45,11 @@ from django.utils.translation import ngettext
 from clubs.models import Club, ClubRole, Member
 from clubs.permissions import Role, has_role, require_role
 from scoring.models import Adjustment, Game, Hand
+from tournaments.models import Competition, Evening, Round, Seat, Table
 
-from . import league_table, schedule
-from .league_models import (
+from . import schedule
+from . import table as league_table
+from .models import (
     Division,
     League,
     LeagueLog,
@@ -56,7 +58,6 @@ from .league_models import (
     MatchTable,
     TeamPlayer,
 )
-from .models import Competition, Evening, Round, Seat, Table
 
 RULE_FIELDS = ("ruleset_preset", "ruleset_overrides", "hands_per_game")
 FORMAT_FIELDS = (
@@ -782,7 +783,7 @@ def league_next_season(
     ``lots`` orders teams that share a place across a promotion or relegation line
     ({team pk: 1, 2, ...}, decided by the organisers: a play-off or lots).
     """
-    from .league_selectors import division_tables
+    from .selectors import division_tables
 
     require_organiser(by, league)
     league = League.objects.select_related("competition__club").get(pk=league.pk)

@@ -1,6 +1,6 @@
 """The league table (*competitiestand*): match results in, ranked teams out.
 
-Plain Python, no Django: ``tournaments.league_selectors`` reads each match's
+Plain Python, no Django: ``leagues.selectors`` reads each match's
 games (their stored totals plus the team adjustments, such as the 162 + 100 of
 verzaken) and hands them to :func:`league_table`; nothing here re-scores a hand.
 

@@ -6,7 +6,7 @@ own pages decide who may see them (``league_views.league_required``).
 
 from django.urls import path
 
-from . import league_views as views
+from . import views
 
 app_name = "leagues"
 

@@ -28,10 +28,8 @@ from django.views.decorators.http import require_POST
 from clubs.permissions import Role, club_required, has_role
 from clubs.views import apply_validation_error
 
-from . import league_exports as exports
-from . import league_selectors as selectors
-from . import league_services as services
-from .league_forms import (
+from . import exports, selectors, services
+from .forms import (
     CaptainForm,
     ConfirmForm,
     DivisionForm,
@@ -44,7 +42,7 @@ from .league_forms import (
     ScheduleForm,
     TeamForm,
 )
-from .league_models import Division, LeagueTeam, TeamPlayer
+from .models import Division, LeagueTeam, TeamPlayer
 
 PDF_TYPE = "application/pdf"
 
@@ -83,7 +81,7 @@ def _form_page(request, league, form, *, title, action_label, back=None, status=
         "action_label": action_label,
         "back": back or league.get_absolute_url(),
     }
-    return render(request, "tournaments/league/form.html", context, status=status)
+    return render(request, "leagues/form.html", context, status=status)
 
 
 def _download(data, league, name, extension, content_type):
@@ -98,7 +96,7 @@ def _download(data, league, name, extension, content_type):
 
 def league_list(request):
     leagues = selectors.visible_leagues(request.user).order_by("-competition__start_date", "name")
-    return render(request, "tournaments/league/league_list.html", {"leagues": leagues})
+    return render(request, "leagues/league_list.html", {"leagues": leagues})
 
 
 @club_required(Role.DIRECTOR)
@@ -129,7 +127,7 @@ def league_create(request, club):
             messages.success(request, _("League created."))
             return redirect(league)
     context = {"club": club, "form": form}
-    return render(request, "tournaments/league/league_form.html", context)
+    return render(request, "leagues/league_form.html", context)
 
 
 @league_required()
@@ -140,7 +138,7 @@ def league_detail(request, league):
         "can_manage": request.can_manage,
         "match_count": league.matches.count(),
     }
-    return render(request, "tournaments/league/league_detail.html", context)
+    return render(request, "leagues/league_detail.html", context)
 
 
 @league_required(manage=True)
@@ -155,7 +153,7 @@ def league_edit(request, league):
             messages.success(request, _("League saved."))
             return redirect(league)
     context = {"league": league, "form": form, "club": league.club}
-    return render(request, "tournaments/league/league_form.html", context)
+    return render(request, "leagues/league_form.html", context)
 
 
 # --- Divisions and teams -----------------------------------------------------------------------
@@ -236,7 +234,7 @@ def team_detail(request, league, team):
         else None,
         "lines": selectors.league_schedule(league=league, team=team),
     }
-    return render(request, "tournaments/league/team_detail.html", context)
+    return render(request, "leagues/team_detail.html", context)
 
 
 @require_POST
@@ -297,7 +295,7 @@ def schedule_view(request, league):
         "lines": selectors.league_schedule(league=league),
         "can_manage": request.can_manage,
     }
-    return render(request, "tournaments/league/schedule.html", context)
+    return render(request, "leagues/schedule.html", context)
 
 
 @league_required(manage=True)
@@ -327,7 +325,7 @@ def league_tables(request, league):
         "tables": selectors.division_tables(league=league),
         "can_manage": request.can_manage,
     }
-    return render(request, "tournaments/league/tables.html", context)
+    return render(request, "leagues/tables.html", context)
 
 
 @league_required()
@@ -340,20 +338,20 @@ def division_table(request, league, division):
         "table": tables[0],
         "lines": selectors.league_schedule(league=league, division=division),
     }
-    return render(request, "tournaments/league/division_table.html", context)
+    return render(request, "leagues/division_table.html", context)
 
 
 @league_required()
 def club_ranking(request, league):
     context = {"league": league, "clubs": selectors.club_ranking(league=league)}
-    return render(request, "tournaments/league/club_ranking.html", context)
+    return render(request, "leagues/club_ranking.html", context)
 
 
 @club_required()
 def club_history(request, club):
     leagues = selectors.visible_leagues(request.user)
     context = {"club": club, "lines": selectors.club_history(club=club, leagues=leagues)}
-    return render(request, "tournaments/league/club_history.html", context)
+    return render(request, "leagues/club_history.html", context)
 
 
 @league_required()
@@ -422,7 +420,7 @@ def match_detail(request, league, match):
         if sheet.outcome
         else "",
     }
-    return render(request, "tournaments/league/match_detail.html", context)
+    return render(request, "leagues/match_detail.html", context)
 
 
 @league_required()
@@ -450,7 +448,7 @@ def match_lineup(request, league, match, side):
             messages.success(request, _("Line-up of %(team)s saved.") % {"team": team})
             return redirect(match)
     context = {"league": league, "match": match, "team": team, "form": form, "side": side}
-    return render(request, "tournaments/league/match_lineup.html", context)
+    return render(request, "leagues/match_lineup.html", context)
 
 
 @require_POST

@@ -132,7 +132,7 @@ def test_every_club_model_is_found_by_the_deletion():
 
 
 def test_a_club_in_another_clubs_league_cannot_be_deleted_yet(played):
-    from tournaments.league_models import LeagueTeam
+    from leagues.models import LeagueTeam
 
     club, admin, _players, _season = played
     a, _b = build_world()

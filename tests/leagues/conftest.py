@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 import pytest
 from django.utils import translation
 
+from leagues import services as league_services
+from leagues.models import LeagueMatch
 from scoring import services as scoring_services
 from scoring.models import Game
 from tests import factories
-from tournaments import league_services
 from tournaments.demo import play_game
-from tournaments.league_models import LeagueMatch
 
 SEASON_START = datetime.date(2026, 9, 1)
 SEASON_END = datetime.date(2027, 6, 30)

@@ -8,9 +8,10 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from leagues import exports as league_exports
+from leagues import selectors as league_selectors
+from leagues.models import LeagueMatch
 from tests.common.test_pdf import pdf_fonts
-from tournaments import league_exports, league_selectors
-from tournaments.league_models import LeagueMatch
 
 from .conftest import build_league, generate, play_match, seat
 

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from tournaments import league_table
-from tournaments.league_table import (
+from leagues import table as league_table
+from leagues.table import (
     DivisionStanding,
     LineTie,
     MatchResult,
@@ -17,7 +17,7 @@ from tournaments.league_table import (
     promotion_relegation,
     score_match,
 )
-from tournaments.league_table import (
+from leagues.table import (
     league_table as rank,
 )
 

@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from leagues.models import League, LeagueMatch, LeagueTeam
 from tests import factories
 from tests.tournaments.test_pages import as_the_browser_sends
-from tournaments.league_models import League, LeagueMatch, LeagueTeam
 from tournaments.models import Seat
 
 from .conftest import SEASON_END, SEASON_START, build_league, generate, play_match, seat
@@ -239,9 +239,7 @@ def test_the_club_page_include_links_to_the_leagues(client, world):
     from django.template.loader import render_to_string
 
     club = world.clubs[0]
-    html = render_to_string(
-        "tournaments/league/club_links.html", {"club": club, "can_manage": True}
-    )
+    html = render_to_string("leagues/club_links.html", {"club": club, "can_manage": True})
     assert url("league-list") in html
     assert url("club-history", club=club.slug) in html
     assert url("league-create", club=club.slug) in html

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments import schedule
-from tournaments.schedule import ScheduleError, double_round_robin, match_dates, match_seating
+from leagues import schedule
+from leagues.schedule import ScheduleError, double_round_robin, match_dates, match_seating
 
 TEAM_COUNTS = range(3, 17)
 

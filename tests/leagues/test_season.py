@@ -8,12 +8,13 @@ from fractions import Fraction
 import pytest
 from django.core.exceptions import ValidationError
 
+from leagues import selectors as league_selectors
+from leagues import services as league_services
+from leagues.models import League, LeagueMatch, LeagueTeam, TeamPlayer
 from scoring import rules
 from scoring import services as scoring_services
 from scoring.models import Adjustment, Game, Hand
-from tournaments import league_selectors, league_services
 from tournaments.demo import play_game
-from tournaments.league_models import League, LeagueMatch, LeagueTeam, TeamPlayer
 from tournaments.models import Seat, Table
 
 from .conftest import build_league, generate, play_match

@@ -6,11 +6,11 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
+from leagues import services
+from leagues.models import LeagueMatch, MatchTable, TeamPlayer
 from scoring import services as scoring_services
 from scoring.models import Game
 from tests import factories
-from tournaments import league_services as services
-from tournaments.league_models import LeagueMatch, MatchTable, TeamPlayer
 from tournaments.models import Competition, Evening, Round, Seat
 
 from .conftest import build_league, generate, play_match, seat
@@ -382,7 +382,7 @@ def test_the_admin_refuses_a_bad_league_tie_break_order_and_saves_nothing(
     from tests.tournaments.test_competition_rules import admin_change_errors
 
     league = world.league
-    change = reverse("admin:tournaments_league_change", args=[league.pk])
+    change = reverse("admin:leagues_league_change", args=[league.pk])
     errors = admin_change_errors(client, change, tie_breaks=json.dumps(tie_breaks))
     assert errors["tie_breaks"] == [message]
     league.refresh_from_db()
