@@ -1,4 +1,4 @@
-"""Benchmark of the rules core: ``python -m scoring.rules.bench [--seconds 1.5]``.
+"""Benchmark of the rules core: ``python -m bench.rules [--seconds 1.5]``.
 
 Prints the machine and Python on top, then for each hot path the operations per
 CPU second on one core:
@@ -33,12 +33,11 @@ import time
 from collections.abc import Callable, Sequence
 
 from scoring.benchrecord import record
-
-from .cards import CARDS, Card, Suit
-from .hands import score_hand
-from .rulesets import get_ruleset
-from .simulate import simulate_deal
-from .tricks import (
+from scoring.rules.cards import CARDS, Card, Suit
+from scoring.rules.hands import score_hand
+from scoring.rules.rulesets import get_ruleset
+from scoring.rules.simulate import simulate_deal
+from scoring.rules.tricks import (
     legal_cards,
     legal_mask,
     score_trick,
@@ -209,7 +208,7 @@ def _positions(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scoring.rules.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.rules", description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     args = parser.parse_args(argv)
     seconds = args.seconds

@@ -26,14 +26,14 @@ BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def _qr(url, label):
-    from scoring.qr import qr_svg
+    from common.qr import qr_svg
 
     return qr_svg(url, label=label)
 
 
 def _loopback(request):
     """Whether links made here lead to this computer only (opened as localhost)."""
-    from scoring.qr import is_loopback_host
+    from common.qr import is_loopback_host
 
     return is_loopback_host(request.get_host())
 

@@ -10,11 +10,11 @@ import datetime
 import random
 
 from scoring import rules
-from scoring import services as scoring_services
-from scoring.models import Game
+from tournaments import services
+from tournaments.models import Attendance, Competition, Evening
 
-from . import services
-from .models import Attendance, Competition, Evening
+from . import services as scoring_services
+from .models import Game
 
 SEASON_NAME = "Wintercompetitie 2026-2027"
 PLAYED_EVENINGS = 4

@@ -40,10 +40,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.permissions import Role, club_required
+from common import qr
 from common.params import id_or_404
 from tournaments.models import Competition, Evening, Round
 
-from . import qr
 from .exports import (
     CONTENT_TYPES,
     XLSX_TYPE,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHES = [
-    ["-m", "scoring.rules.bench"],
+    ["-m", "bench.rules"],
     ["-m", "tournaments.draw_bench"],
     ["-m", "scoring.bench_standings"],
 ]

@@ -11,9 +11,9 @@ from django.urls import reverse
 from clubs import services
 from clubs.models import Club, ClubLog, ClubRole, Invitation, Member
 from scoring import standings
+from scoring.demo import play_evening
 from tests import factories
 from tests.security.conftest import build_world
-from tournaments.demo import play_evening
 
 pytestmark = pytest.mark.django_db
 

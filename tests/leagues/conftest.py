@@ -11,9 +11,9 @@ from django.utils import translation
 from leagues import services as league_services
 from leagues.models import LeagueMatch
 from scoring import services as scoring_services
+from scoring.demo import play_game
 from scoring.models import Game
 from tests import factories
-from tournaments.demo import play_game
 
 SEASON_START = datetime.date(2026, 9, 1)
 SEASON_END = datetime.date(2027, 6, 30)

@@ -13,8 +13,8 @@ from leagues import services as league_services
 from leagues.models import League, LeagueMatch, LeagueTeam, TeamPlayer
 from scoring import rules
 from scoring import services as scoring_services
+from scoring.demo import play_game
 from scoring.models import Adjustment, Game, Hand
-from tournaments.demo import play_game
 from tournaments.models import Seat, Table
 
 from .conftest import build_league, generate, play_match

@@ -175,7 +175,7 @@ def test_a_line_up_can_change_until_the_first_hand(world, rng):
     assert players[4].pk in seated and players[0].pk not in seated
     assert Seat.objects.filter(table__league_slot__match=match).count() == 8
     game = Game.objects.filter(table__league_slot__match=match).first()
-    from tournaments.demo import play_game
+    from scoring.demo import play_game
 
     row = play_game(world.league.competition.ruleset(), rng)[0]
     scoring_services.hand_record(game=game, data=row)

@@ -1,7 +1,7 @@
 """Load a demo club so a fresh `make run` shows a site in use. Idempotent.
 
 It creates (once) a demo login, a club with members and roles, and a season
-with played evenings (``tournaments.demo``) and an evening to run tonight.
+with played evenings (``scoring.demo``) and an evening to run tonight.
 """
 
 from django.contrib.auth import get_user_model
@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from clubs.models import Club, ClubRole, Member
-from tournaments.demo import demo_season
+from scoring.demo import demo_season
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "klaverjas"
