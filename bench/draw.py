@@ -1,4 +1,4 @@
-"""Benchmark of the loting: ``python -m tournaments.draw_bench [--runs N]``.
+"""Benchmark of the loting: ``python -m bench.draw [--runs N]``.
 
 For each size it draws whole evenings with :func:`tournaments.draw.evening_draw`
 (seeds 0..N-1) and, in the same run, a baseline: a plain random shuffle cut into

@@ -16,11 +16,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from common.forms import apply_validation_error
+
 from . import selectors, services
 from .forms import ClubCreateForm, ClubDeleteForm, InvitationForm, MemberForgetForm
 from .models import Invitation, Member
 from .permissions import Role, club_required
-from .views import apply_validation_error
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.permissions import Role, club_required, has_role
-from clubs.views import apply_validation_error
+from common.forms import apply_validation_error
 
 from . import exports, selectors, services
 from .forms import (

@@ -50,8 +50,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
 from clubs.permissions import Role, club_required, has_role
-from clubs.views import apply_validation_error
 from common import qr
+from common.forms import apply_validation_error
 from common.params import id_or_404, parse_int
 from common.text import clean_line
 from tournaments.models import Evening, Round, Table

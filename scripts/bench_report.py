@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BENCHES = [
     ["-m", "bench.rules"],
-    ["-m", "tournaments.draw_bench"],
+    ["-m", "bench.draw"],
     ["-m", "scoring.bench_standings"],
 ]
 OPTIONAL = [["-m", "scoring.exports.bench"]]

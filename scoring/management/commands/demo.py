@@ -8,12 +8,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from clubs.models import Club, ClubRole, Member
+from clubs.models import DEMO_SLUG, Club, ClubRole, Member
 from scoring.demo import demo_season
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "klaverjas"
-DEMO_SLUG = "de-hoge-troef"
 
 DEMO_MEMBERS = [
     "Anneke de Vries",
