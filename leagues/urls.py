@@ -1,7 +1,7 @@
 """League URLs: public pages (tables, schedule, matches, files) and the organisers' pages.
 
 Leagues are not under one club's address: they are between clubs. The league's
-own pages decide who may see them (``league_views.league_required``).
+own pages decide who may see them (``leagues.views.league_required``).
 """
 
 from django.urls import path
