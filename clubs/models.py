@@ -29,6 +29,10 @@ RulesetPreset = text_choices(
 )
 
 
+#: The demo club's slug (``manage.py demo``): the home page does not count it as a real club.
+DEMO_SLUG = "de-hoge-troef"
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(

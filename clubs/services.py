@@ -519,7 +519,7 @@ def club_delete(*, club: Club, by, confirm_name: str) -> None:
     their roles in this club go. Refused while another club's league depends on
     it, or it organises a league with other clubs' teams.
     """
-    from tournaments.league_models import LeagueTeam
+    from leagues.models import LeagueTeam
 
     require_role(by, club, Role.ADMIN)
     if confirm_name.strip() != club.name:

@@ -9,6 +9,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from common.forms import apply_validation_error
+
 from . import selectors, services
 from .forms import (
     ClubForm,
@@ -19,18 +21,9 @@ from .forms import (
     MemberPinForm,
     RoleGrantForm,
 )
-from .models import Club, ClubRole, Member
+from .models import DEMO_SLUG, Club, ClubRole, Member
 from .permissions import Role, club_required, has_role, visible_clubs
 from .tables import MemberTable
-
-
-def apply_validation_error(form, exc):
-    """Put a service's ValidationError on the form, field by field where it can."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 def home(request):
@@ -38,8 +31,6 @@ def home(request):
 
     clubs = visible_clubs(request.user).distinct().order_by("name")
     from django.conf import settings
-
-    from .management.commands.demo import DEMO_SLUG
 
     nights = evenings_to_direct(user=request.user, today=timezone.localdate())
     user = request.user

@@ -16,24 +16,25 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from common.forms import apply_validation_error
+
 from . import selectors, services
 from .forms import ClubCreateForm, ClubDeleteForm, InvitationForm, MemberForgetForm
 from .models import Invitation, Member
 from .permissions import Role, club_required
-from .views import apply_validation_error
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def _qr(url, label):
-    from scoring.qr import qr_svg
+    from common.qr import qr_svg
 
     return qr_svg(url, label=label)
 
 
 def _loopback(request):
     """Whether links made here lead to this computer only (opened as localhost)."""
-    from scoring.qr import is_loopback_host
+    from common.qr import is_loopback_host
 
     return is_loopback_host(request.get_host())
 

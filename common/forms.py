@@ -3,6 +3,15 @@
 from django import forms
 
 
+def apply_validation_error(form, exc):
+    """Put a service's ValidationError on the form, field by field where it can."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
 class DateInput(forms.DateInput):
     """The browser's date picker, in every language.
 

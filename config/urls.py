@@ -13,7 +13,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.results_urls")),
-    path("", include("tournaments.league_urls")),
+    path("", include("leagues.urls")),
     path("", include("scoring.export_urls")),
     path("", include("scoring.trickcheck_urls")),
     path("accounts/login/", LoginView.as_view(form_class=LoginForm), name="login"),

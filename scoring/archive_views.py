@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 from clubs.forms import ClubCreateForm
 from clubs.permissions import Role, club_required
 from clubs.services import may_create_club
-from clubs.views import apply_validation_error
+from common.forms import apply_validation_error
 
 from .export_views import _download
 from .exports.archive import club_archive_import, club_archive_zip

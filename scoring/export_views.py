@@ -41,11 +41,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.permissions import Role, club_required
+from common import qr
 from common.params import id_or_404
 from common.tabular import ACCEPT
 from tournaments.models import Competition, Evening, Round
 
-from . import qr
 from .exports import (
     CONTENT_TYPES,
     csv,

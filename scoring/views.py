@@ -50,12 +50,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
 from clubs.permissions import Role, club_required, has_role
-from clubs.views import apply_validation_error
+from common import qr
+from common.forms import apply_validation_error
 from common.params import id_or_404, parse_int
 from common.text import clean_line
 from tournaments.models import Evening, Round, Table
 
-from . import qr, selectors, services
+from . import selectors, services
 from .forms import (
     CLIENT_ID_MAX,
     MAX_SHEET_ROWS,

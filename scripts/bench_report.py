@@ -17,8 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHES = [
-    ["-m", "scoring.rules.bench"],
-    ["-m", "tournaments.draw_bench"],
+    ["-m", "bench.rules"],
+    ["-m", "bench.draw"],
     ["-m", "scoring.bench_standings"],
     ["-m", "scoring.exports.import_bench"],
 ]

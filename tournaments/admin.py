@@ -69,6 +69,3 @@ class EveningLogAdmin(admin.ModelAdmin):
     list_display = ["created_at", "evening", "summary", "user"]
     list_select_related = ["evening__competition", "user"]
     search_fields = ["summary"]
-
-
-from .league_admin import *  # noqa: E402,F401,F403

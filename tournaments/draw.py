@@ -72,7 +72,7 @@ All randomness comes from one ``random.Random`` (pass ``seed`` or ``rng``);
 players are sorted first, so the draw depends on the set of players, the history
 and the seed only. Work is bounded: restarts, swaps and polishing are capped. A
 whole evening of 120 players and 6 rounds takes some 30 ms (``python -m
-tournaments.draw_bench``).
+bench.draw``).
 
 Guarantees (proved; ``tests/tournaments/test_draw.py`` checks each)
 -----------------------------------------------------------------
@@ -131,7 +131,7 @@ For an evening with all ``n`` players seated every round (``Dp <= k - 1``,
 ``Do <= 2(k - 1)`` in round ``k``): **no partner and no opponent repeat over r
 rounds when n > 10(r - 1) + 4**, i.e. 16 players for 2 rounds, 28 for 3, 36 for 4,
 48 for 5, 56 for 6 (120 players for 12). Below that the search usually still
-finds none; ``python -m tournaments.draw_bench`` prints what it achieves.
+finds none; ``python -m bench.draw`` prints what it achieves.
 
 Odd numbers (``n`` not a multiple of four)
 -----------------------------------------

@@ -749,6 +749,3 @@ class EveningLog(models.Model):
 
     def __str__(self):
         return self.summary
-
-
-from .league_models import *  # noqa: E402,F401,F403

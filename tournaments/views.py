@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Member
 from clubs.permissions import Role, club_required, has_role
-from clubs.views import apply_validation_error
+from common.forms import apply_validation_error
 from common.params import id_or_404
 from scoring.rules import InvalidRuleset, get_ruleset, ruleset_from
 

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "clubs",
     "scoring",
     "tournaments",
+    "leagues",
 ]
 
 MIDDLEWARE = [

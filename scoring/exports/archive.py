@@ -54,7 +54,7 @@ def _label(model):
 
 
 def _carried(model):
-    return _label(model) not in NOT_CARRIED and not model.__module__.endswith("league_models")
+    return _label(model) not in NOT_CARRIED and model._meta.app_label != "leagues"
 
 
 def archive_models():

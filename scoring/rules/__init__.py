@@ -67,7 +67,7 @@ Map
 :mod:`.hands` -- :func:`score_hand`, :class:`HandResult`, :class:`InvalidHand`.
 :mod:`.games` -- :func:`score_game`, :class:`GameResult`.
 :mod:`.simulate` -- :func:`simulate_deal`, :class:`Deal`.
-:mod:`.bench` -- ``python -m scoring.rules.bench``.
+Its benchmark lives outside the core: ``python -m bench.rules``.
 
 >>> from scoring.rules import get_ruleset, score_hand
 >>> score_hand(get_ruleset("rotterdam"), playing="A", points=(90, 72), roem=(20, 0)).scores

@@ -10,9 +10,9 @@ import pytest
 
 from clubs.models import Club, ClubRole, Member
 from scoring import standings
+from scoring.demo import play_evening
 from tests import factories
 from tests.browser.conftest import login
-from tournaments.demo import play_evening
 from tournaments.models import Evening
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,7 +17,7 @@ from openpyxl import load_workbook
 from clubs.models import Club, Member
 from tests import factories
 from tests.browser.conftest import login
-from tournaments.demo import play_evening
+from scoring.demo import play_evening
 from tournaments.models import Competition, Evening
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,8 +16,8 @@ from django.utils.http import urlsafe_base64_decode
 
 from clubs import services
 from clubs.models import Club, ClubLog, ClubRole, Invitation
+from scoring.demo import play_evening
 from tests import factories
-from tournaments.demo import play_evening
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from django.urls import reverse
 from clubs import services
 from clubs.models import Club, ClubLog, ClubRole, Invitation, Member
 from scoring import standings
+from scoring.demo import play_evening
 from tests import factories
 from tests.security.conftest import build_world
-from tournaments.demo import play_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -132,7 +132,7 @@ def test_every_club_model_is_found_by_the_deletion():
 
 
 def test_a_club_in_another_clubs_league_cannot_be_deleted_yet(played):
-    from tournaments.league_models import LeagueTeam
+    from leagues.models import LeagueTeam
 
     club, admin, _players, _season = played
     a, _b = build_world()

@@ -12,11 +12,12 @@ import pytest
 from django.apps import apps
 from django.db import models
 
+from leagues import table as league_table
 from scoring import rules
-from tournaments import league_table, ranking_rules
+from tournaments import ranking_rules
 from tournaments.draw import Movement, OddMode
 
-APPS = ("clubs", "tournaments", "scoring")
+APPS = ("clubs", "tournaments", "scoring", "leagues")
 
 #: Fields that store a value of a pure module's enum, and how the enum writes it.
 FROM_AN_ENUM = {
@@ -27,9 +28,9 @@ FROM_AN_ENUM = {
     ("tournaments.Competition", "ranking_basis"): [str(b) for b in ranking_rules.MAIN_BASES],
     ("tournaments.Competition", "prize_rule"): [str(p) for p in ranking_rules.PrizeRule],
     ("tournaments.Seat", "position"): [seat.letter for seat in rules.Seat],
-    ("tournaments.League", "win_by"): [str(w) for w in league_table.WinBy],
-    ("tournaments.League", "points_rule"): [str(p) for p in league_table.PointsRule],
-    ("tournaments.MatchTable", "home_side"): [str(team) for team in rules.Team],
+    ("leagues.League", "win_by"): [str(w) for w in league_table.WinBy],
+    ("leagues.League", "points_rule"): [str(p) for p in league_table.PointsRule],
+    ("leagues.MatchTable", "home_side"): [str(team) for team in rules.Team],
     ("scoring.Game", "winner"): [str(team) for team in rules.Team],
     ("scoring.Game", "scorer_team"): [str(team) for team in rules.Team],
     ("scoring.Hand", "playing"): [str(team) for team in rules.Team],
@@ -50,7 +51,7 @@ MODEL_ONLY = {
     ("tournaments.Competition", "absence_unit"),
     ("tournaments.Evening", "status"),
     ("tournaments.Attendance", "status"),
-    ("tournaments.LeagueMatch", "status"),
+    ("leagues.LeagueMatch", "status"),
     ("scoring.Game", "status"),
     ("scoring.Adjustment", "kind"),
     ("scoring.AuditEntry", "action"),
@@ -174,7 +175,7 @@ def test_the_modules_that_define_the_vocabulary_load_no_django():
 
     code = (
         "import sys, scoring.rules, scoring.ranking, tournaments.ranking_rules, "
-        "tournaments.draw, tournaments.league_table; print('django' in sys.modules)"
+        "tournaments.draw, leagues.table; print('django' in sys.modules)"
     )
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run(

@@ -5,10 +5,10 @@ import random
 import pytest
 
 from scoring import services as scoring_services
+from scoring.demo import play_game
 from scoring.models import Game
 from tests import factories
 from tournaments import services
-from tournaments.demo import play_game
 from tournaments.models import Seat
 
 

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import qr
+from common import qr
 from tests import factories
 from tests.scoring.test_table_entry import evening_in_play, names_of
 

@@ -10,11 +10,11 @@ from django.utils import translation
 
 from scoring import rules, standings
 from scoring import services as scoring_services
+from scoring.demo import play_game
 from scoring.models import Adjustment, Game, Hand
 from tests import factories
 from tests.scoring.conftest import round_one_points
 from tournaments import services
-from tournaments.demo import play_game
 from tournaments.models import Attendance, Competition, Evening, Seat
 
 pytestmark = pytest.mark.django_db

@@ -28,13 +28,13 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from clubs.models import Invitation
 from clubs.services import invitation_create
+from leagues import services as league_services
+from leagues.models import Division, LeagueMatch, LeagueTeam, TeamPlayer
 from scoring import services as scoring_services
+from scoring.demo import play_game
 from scoring.models import Game, Hand
 from tests import factories
-from tournaments import league_services
 from tournaments import services as tournament_services
-from tournaments.demo import play_game
-from tournaments.league_models import Division, LeagueMatch, LeagueTeam, TeamPlayer
 from tournaments.models import Competition, Period, Round, Seat, Table
 
 #: Every name club A shows contains this; no outsider's page may.

@@ -18,10 +18,10 @@ from pypdf import PdfReader
 from clubs import services as club_services
 from clubs.models import Club, ClubRole, Member
 from scoring import standings
+from scoring.demo import play_evening
 from scoring.exports import archive
 from scoring.models import Adjustment, Game, Hand
 from tests import factories
-from tournaments.demo import play_evening
 from tournaments.models import Competition, Evening
 
 pytestmark = pytest.mark.django_db

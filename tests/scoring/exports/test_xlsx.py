@@ -10,7 +10,7 @@ from common.formatting import average_value
 from scoring import standings
 from scoring.exports import handlog, reports, xlsx
 from scoring.models import Adjustment, Hand
-from scoring.results_views import describe_settings
+from scoring.results_words import describe_settings
 from tournaments.models import Seat
 
 from .conftest import read_xlsx

@@ -1,6 +1,6 @@
 """The benchmark runs and prints what it promises (a smoke test, not a timing)."""
 
-from scoring.rules import bench
+from bench import rules as bench
 
 
 def test_the_benchmark_prints_machine_python_baseline_and_every_figure(capsys):

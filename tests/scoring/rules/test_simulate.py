@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.rules import naive_legal_cards, naive_trick
 from scoring.rules import (
     HAND_TOTAL,
     IN_TRICK_MIN_POINTS,
@@ -35,7 +36,6 @@ from scoring.rules import (
     trick_roem,
     trick_winner,
 )
-from scoring.rules.bench import naive_legal_cards, naive_trick
 from scoring.rules.simulate import _GOOD_TRUMP, _suit_value
 
 PROPERTY = settings(

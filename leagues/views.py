@@ -1,0 +1,541 @@
+"""League pages: parse the request, call one service or selector, render.
+
+Who sees what (the services decide again on every write):
+
+- a public league's pages (tables, schedule, matches, club ranking, files) are
+  everyone's; a private league's are its organisers', its captains' and the
+  people (any club role) of the organising and the playing clubs; to anyone
+  else it does not exist (404);
+- management pages are the organisers' (``league_services.can_manage``):
+  anonymous users go to the login page, others get 403;
+- a match's table links (private: they let anyone enter the table's scores)
+  are shown to the two teams' captains and the organisers only;
+- line-ups and match confirmation: the team's captains and the organisers.
+"""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.permissions import Role, club_required, has_role
+from common.forms import apply_validation_error
+
+from . import exports, selectors, services
+from .forms import (
+    CaptainForm,
+    ConfirmForm,
+    DivisionForm,
+    LeagueForm,
+    LineupForm,
+    MoveForm,
+    NextSeasonForm,
+    PlayerForm,
+    ReasonForm,
+    ScheduleForm,
+    TeamForm,
+)
+from .models import Division, LeagueTeam, TeamPlayer
+
+PDF_TYPE = "application/pdf"
+
+
+def league_required(manage=False):
+    """Decorator for views taking a league ``pk``: passes the League object instead."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, pk, **kwargs):
+            league = get_object_or_404(selectors.league_queryset(), pk=pk)
+            if not services.can_view(request.user, league):
+                raise Http404
+            request.can_manage = services.can_manage(request.user, league)
+            if manage and not request.can_manage:
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                raise PermissionDenied(_("Only the league's organisers may do this."))
+            return view(request, *args, league=league, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def _error_messages(request, exc):
+    for message in exc.messages:
+        messages.error(request, message)
+
+
+def _form_page(request, league, form, *, title, action_label, back=None, status=200):
+    context = {
+        "league": league,
+        "form": form,
+        "title": title,
+        "action_label": action_label,
+        "back": back or league.get_absolute_url(),
+    }
+    return render(request, "leagues/form.html", context, status=status)
+
+
+def _download(data, league, name, extension, content_type):
+    filename = f"{slugify(str(league))}-{slugify(name)}.{extension}"
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# --- Leagues ---------------------------------------------------------------------------------
+
+
+def league_list(request):
+    leagues = selectors.visible_leagues(request.user).order_by("-competition__start_date", "name")
+    return render(request, "leagues/league_list.html", {"leagues": leagues})
+
+
+@club_required(Role.DIRECTOR)
+def league_create(request, club):
+    initial = {
+        "ruleset_preset": club.ruleset_preset,
+        "hands_per_game": 16,
+        "tables_per_match": 2,
+        "games_per_table": 1,
+        "win_by": "total",
+        "points_rule": "fixed",
+        "points_win": 2,
+        "points_draw": 1,
+        "points_loss": 0,
+        "points_shared": 10,
+        "is_public": True,
+        "tie_break_1": "head_to_head",
+        "tie_break_2": "point_difference",
+        "tie_break_3": "points_for",
+    }
+    form = LeagueForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.league_create(club=club, by=request.user, **form.service_fields())
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("League created."))
+            return redirect(league)
+    context = {"club": club, "form": form}
+    return render(request, "leagues/league_form.html", context)
+
+
+@league_required()
+def league_detail(request, league):
+    context = {
+        "league": league,
+        "divisions": selectors.league_overview(league=league),
+        "can_manage": request.can_manage,
+        "match_count": league.matches.count(),
+    }
+    return render(request, "leagues/league_detail.html", context)
+
+
+@league_required(manage=True)
+def league_edit(request, league):
+    form = LeagueForm(request.POST or None, league=league)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.league_update(league=league, by=request.user, **form.service_fields())
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("League saved."))
+            return redirect(league)
+    context = {"league": league, "form": form, "club": league.club}
+    return render(request, "leagues/league_form.html", context)
+
+
+# --- Divisions and teams -----------------------------------------------------------------------
+
+
+@league_required(manage=True)
+def division_create(request, league):
+    next_level = (
+        league.divisions.order_by("-level").values_list("level", flat=True).first() or 0
+    ) + 1
+    form = DivisionForm(
+        request.POST or None,
+        initial={"level": next_level, "name": _("Division %(level)s") % {"level": next_level}},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.division_create(league=league, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Division added."))
+            return redirect(league)
+    return _form_page(request, league, form, title=_("New division"), action_label=_("Add"))
+
+
+@league_required(manage=True)
+def division_edit(request, league, division):
+    division = get_object_or_404(Division, league=league, pk=division)
+    form = DivisionForm(request.POST or None, instance=division)
+    if request.method == "POST" and form.is_valid():
+        fields = {name: form.cleaned_data[name] for name in DivisionForm.Meta.fields}
+        division = Division.objects.get(pk=division.pk)
+        try:
+            services.division_update(division=division, by=request.user, **fields)
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Division saved."))
+            return redirect(league)
+    return _form_page(request, league, form, title=division.name, action_label=_("Save"))
+
+
+@league_required(manage=True)
+def team_create(request, league):
+    form = TeamForm(request.POST or None, league=league)
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = services.team_create(league=league, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Team added."))
+            return redirect(team)
+    return _form_page(request, league, form, title=_("New team"), action_label=_("Add"))
+
+
+def _team(league, pk):
+    return get_object_or_404(
+        LeagueTeam.objects.select_related("club", "division"), league=league, pk=pk
+    )
+
+
+@league_required()
+def team_detail(request, league, team):
+    team = _team(league, team)
+    players, captains = selectors.team_page(team=team)
+    can_edit = services.can_manage_team(request.user, team)
+    context = {
+        "league": league,
+        "team": team,
+        "players": players,
+        "captains": captains,
+        "can_edit": can_edit,
+        "can_name_captains": request.can_manage or has_role(request.user, team.club, Role.DIRECTOR),
+        "player_form": PlayerForm(team=team) if can_edit else None,
+        "captain_form": CaptainForm(candidates=selectors.captain_candidates(team=team))
+        if can_edit
+        else None,
+        "lines": selectors.league_schedule(league=league, team=team),
+    }
+    return render(request, "leagues/team_detail.html", context)
+
+
+@require_POST
+@league_required()
+def team_player_add(request, league, team):
+    team = _team(league, team)
+    form = PlayerForm(request.POST, team=team)
+    if form.is_valid():
+        try:
+            services.team_player_add(team=team, member=form.cleaned_data["member"], by=request.user)
+        except ValidationError as exc:
+            _error_messages(request, exc)
+    else:
+        messages.error(request, _("Choose a player of the team's club."))
+    return redirect(team)
+
+
+@require_POST
+@league_required()
+def team_player_remove(request, league, team, player):
+    team = _team(league, team)
+    player = get_object_or_404(TeamPlayer, team=team, pk=player)
+    try:
+        services.team_player_remove(player=player, by=request.user)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+    return redirect(team)
+
+
+@require_POST
+@league_required()
+def team_captain_add(request, league, team):
+    team = _team(league, team)
+    form = CaptainForm(request.POST, candidates=selectors.captain_candidates(team=team))
+    if form.is_valid():
+        services.team_captain_add(team=team, user=form.cleaned_data["user"], by=request.user)
+    else:
+        messages.error(request, _("Choose an account of the team's club."))
+    return redirect(team)
+
+
+@require_POST
+@league_required()
+def team_captain_remove(request, league, team, user):
+    team = _team(league, team)
+    captain = get_object_or_404(team.captains, pk=user)
+    services.team_captain_remove(team=team, user=captain, by=request.user)
+    return redirect(team)
+
+
+# --- Schedule and tables -------------------------------------------------------------------------
+
+
+@league_required()
+def schedule_view(request, league):
+    context = {
+        "league": league,
+        "lines": selectors.league_schedule(league=league),
+        "can_manage": request.can_manage,
+    }
+    return render(request, "leagues/schedule.html", context)
+
+
+@league_required(manage=True)
+def schedule_generate(request, league):
+    form = ScheduleForm(request.POST or None, initial={"start_date": league.competition.start_date})
+    if request.method == "POST" and form.is_valid():
+        try:
+            matches = services.schedule_generate(
+                league=league, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(
+                request, _("Schedule made: %(count)s matches.") % {"count": len(matches)}
+            )
+            return redirect("leagues:schedule", pk=league.pk)
+    return _form_page(
+        request, league, form, title=_("Generate the schedule"), action_label=_("Generate")
+    )
+
+
+@league_required()
+def league_tables(request, league):
+    context = {
+        "league": league,
+        "tables": selectors.division_tables(league=league),
+        "can_manage": request.can_manage,
+    }
+    return render(request, "leagues/tables.html", context)
+
+
+@league_required()
+def division_table(request, league, division):
+    division = get_object_or_404(Division, league=league, pk=division)
+    tables = [t for t in selectors.division_tables(league=league) if t.division.pk == division.pk]
+    context = {
+        "league": league,
+        "division": division,
+        "table": tables[0],
+        "lines": selectors.league_schedule(league=league, division=division),
+    }
+    return render(request, "leagues/division_table.html", context)
+
+
+@league_required()
+def club_ranking(request, league):
+    context = {"league": league, "clubs": selectors.club_ranking(league=league)}
+    return render(request, "leagues/club_ranking.html", context)
+
+
+@club_required()
+def club_history(request, club):
+    leagues = selectors.visible_leagues(request.user)
+    context = {"club": club, "lines": selectors.club_history(club=club, leagues=leagues)}
+    return render(request, "leagues/club_history.html", context)
+
+
+@league_required()
+def tables_xlsx(request, league):
+    data = exports.league_table_xlsx(league=league, tables=selectors.division_tables(league=league))
+    return _download(data, league, _("table"), "xlsx", exports.XLSX_TYPE)
+
+
+@league_required()
+def tables_pdf(request, league):
+    data = exports.league_table_pdf(league=league, tables=selectors.division_tables(league=league))
+    return _download(data, league, _("table"), "pdf", PDF_TYPE)
+
+
+@league_required()
+def schedule_xlsx(request, league):
+    data = exports.schedule_xlsx(league=league, lines=selectors.league_schedule(league=league))
+    return _download(data, league, _("schedule"), "xlsx", exports.XLSX_TYPE)
+
+
+@league_required()
+def schedule_pdf(request, league):
+    data = exports.schedule_pdf(league=league, lines=selectors.league_schedule(league=league))
+    return _download(data, league, _("schedule"), "pdf", PDF_TYPE)
+
+
+# --- Matches -----------------------------------------------------------------------------------
+
+
+def _match(league, pk):
+    return get_object_or_404(selectors.match_queryset(), league=league, pk=pk)
+
+
+def _captain_sides(user, match):
+    return [side for side in services.SIDES if services.is_captain(user, match.team(side))]
+
+
+@league_required()
+def match_detail(request, league, match):
+    match = _match(league, match)
+    captain_of = _captain_sides(request.user, match)
+    sheet = selectors.match_sheet(match=match)
+    insider = request.can_manage or bool(captain_of)
+    confirmable = [
+        side
+        for side in services.SIDES
+        if (side in captain_of or request.can_manage)
+        and getattr(match, f"confirmed_{side}_at") is None
+    ]
+    context = {
+        "league": league,
+        "match": match,
+        "sheet": sheet,
+        "can_manage": request.can_manage,
+        "captain_of": captain_of,
+        "show_links": insider,
+        "lineup_sides": [s for s in services.SIDES if request.can_manage or s in captain_of],
+        "confirmable": confirmable if sheet.score and sheet.score.complete else [],
+        "move_form": MoveForm(initial={"date": match.date}) if request.can_manage else None,
+        "reopen_form": ReasonForm() if request.can_manage else None,
+        "log": match.log.select_related("user")[:20] if insider else [],
+        "home_match_points": selectors.format_points(sheet.outcome.home_match_points)
+        if sheet.outcome
+        else "",
+        "away_match_points": selectors.format_points(sheet.outcome.away_match_points)
+        if sheet.outcome
+        else "",
+    }
+    return render(request, "leagues/match_detail.html", context)
+
+
+@league_required()
+def match_lineup(request, league, match, side):
+    match = _match(league, match)
+    if side not in services.SIDES:
+        raise Http404
+    team = match.team(side)
+    if not (request.can_manage or services.is_captain(request.user, team)):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied(_("Only a captain of this team or the organisers set its line-up."))
+    current = selectors.match_sheet(match=match).lineups[side]
+    form = LineupForm(
+        request.POST or None, team=team, tables=league.tables_per_match, current=current
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.match_lineup_set(
+                match=match, side=side, players=form.players(), by=request.user
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Line-up of %(team)s saved.") % {"team": team})
+            return redirect(match)
+    context = {"league": league, "match": match, "team": team, "form": form, "side": side}
+    return render(request, "leagues/match_lineup.html", context)
+
+
+@require_POST
+@league_required()
+def match_confirm(request, league, match):
+    match = _match(league, match)
+    form = ConfirmForm(request.POST)
+    side = (form.cleaned_data["side"] or None) if form.is_valid() else None
+    try:
+        services.match_confirm(match=match, by=request.user, side=side)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("Match confirmed."))
+    return redirect(match)
+
+
+@require_POST
+@league_required(manage=True)
+def match_move(request, league, match):
+    match = _match(league, match)
+    form = MoveForm(request.POST)
+    if form.is_valid():
+        try:
+            services.match_move(match=match, date=form.cleaned_data["date"], by=request.user)
+        except ValidationError as exc:
+            _error_messages(request, exc)
+        else:
+            messages.success(request, _("Match moved."))
+    else:
+        messages.error(request, _("Give the new date."))
+    return redirect(match)
+
+
+@require_POST
+@league_required(manage=True)
+def match_reopen(request, league, match):
+    match = _match(league, match)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        services.match_reopen(match=match, by=request.user, reason=reason)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, _("The captains' confirmations are taken back."))
+    return redirect(match)
+
+
+@league_required()
+def match_form_pdf(request, league, match):
+    match = _match(league, match)
+    data = exports.match_forms_pdf(sheets=[selectors.match_sheet(match=match)])
+    name = f"{match.date.isoformat()}-{match.home.name}-{match.away.name}"
+    return _download(data, league, name, "pdf", PDF_TYPE)
+
+
+# --- The next season -----------------------------------------------------------------------------
+
+
+@league_required(manage=True)
+def next_season(request, league):
+    tables = selectors.division_tables(league=league)
+    tied = [line.team for table in tables for line in table.lines if line.row.shared]
+    form = NextSeasonForm(request.POST or None, tied_teams=tied)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            new = services.league_next_season(
+                league=league,
+                by=request.user,
+                season=data["season"],
+                start_date=data["start_date"],
+                end_date=data["end_date"],
+                lots=form.lots(),
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Next season created."))
+            return redirect(new)
+    back = reverse("leagues:tables", kwargs={"pk": league.pk})
+    return _form_page(
+        request,
+        league,
+        form,
+        title=_("Next season"),
+        action_label=_("Create the next season"),
+        back=back,
+    )
