@@ -15,9 +15,9 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from clubs.models import Club, Member
+from scoring.demo import play_evening
 from tests import factories
 from tests.browser.conftest import login
-from scoring.demo import play_evening
 from tournaments.models import Competition, Evening
 
 pytestmark = pytest.mark.django_db(transaction=True)
