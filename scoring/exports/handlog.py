@@ -63,6 +63,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Adjustment, Hand
 from scoring.rules.teams import Team
+from scoring.services import HAND_INPUTS
 from tournaments.models import Attendance, Competition, Evening, Seat
 
 #: Every column, in the order the exports write them.
@@ -75,16 +76,7 @@ COLUMNS = (
     "south",
     "east",
     "west",
-    "playing",
-    "trump",
-    "points_a",
-    "points_b",
-    "roem_a",
-    "roem_b",
-    "declared_a",
-    "declared_b",
-    "pit",
-    "verzaakt",
+    *HAND_INPUTS,  # what a scorer enters for a hand, in the services' order
     "nat",
     "score_a",
     "score_b",
