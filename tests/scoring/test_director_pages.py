@@ -282,7 +282,7 @@ def test_a_teams_verzaken_is_refused_as_an_adjustment_it_is_a_hand(director_clie
     data = {"kind": "verzaken", "target": target, "points": "262", "reason": "Noord verzaakt"}
     response = director_client.post(overview_url(play.evening, "evening-adjust"), data)
     assert response.status_code == 422
-    assert "entered as the hand it ended" in response.text
+    assert "vult u in als het spel dat ermee eindigde" in response.text  # Dutch, the default
     assert not Adjustment.objects.exists()
 
 

@@ -500,9 +500,9 @@ def test_a_wrong_or_missing_pin_confirms_nothing_and_says_so(client, pin_table):
     names = names_of(pin_table)
     game = pin_table.game
     for data, message in (
-        ({"pin": "1234"}, "PIN is wrong"),
+        ({"pin": "1234"}, "pincode klopt niet"),  # Dutch, the site's default language
         ({"pin": ""}, "verplicht"),
-        ({"name": names.west, "pin": "4711"}, "has no PIN yet"),  # west set none
+        ({"name": names.west, "pin": "4711"}, "heeft nog geen pincode"),  # west set none
     ):
         post = {"name": names.east, "version": game.version, **data}
         response = client.post(entry_url(pin_table, "table-confirm"), post)
@@ -526,7 +526,9 @@ def test_wrong_pins_are_throttled_even_the_right_one_after(client, pin_table):
         {"name": names.east, "pin": "4711", "version": game.version},
     )
     assert response.status_code == 422
-    assert "Too many wrong PINs" in " ".join(response.context["confirm_form"].errors["pin"])
+    assert "Te vaak een verkeerde pincode" in " ".join(
+        response.context["confirm_form"].errors["pin"]
+    )
     game.refresh_from_db()
     assert game.status == Game.Status.COMPLETE
 
