@@ -20,6 +20,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LAPTOP, PHONE = "10.203.113.1", "10.203.113.2"
 
+pytestmark = pytest.mark.slow
+
 
 def run(*args, check=True):
     return subprocess.run(args, capture_output=True, text=True, timeout=30, check=check)
