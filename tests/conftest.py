@@ -1,6 +1,9 @@
+from types import SimpleNamespace
+
 import pytest
 
 from tests import factories
+from tournaments import services as tournament_services
 
 
 def pytest_collection_modifyitems(config, items):
@@ -22,3 +25,22 @@ def club(db):
 @pytest.fixture
 def other_club(db):
     return factories.club(name="Klaverjasclub Andere Tafel")
+
+
+def evening_in_play(club, director, *, players=8, seed=1):
+    """An evening with one round drawn: ``players // 4`` tables, each with its game.
+
+    A builder shared by the scoring, browser and page tests (not the scoring
+    conftest's ``evening_in_play`` fixture, which has two rounds played)."""
+    season = factories.competition(club)
+    members = factories.members(club, players)
+    evening = factories.evening(season, present=members)
+    round_ = tournament_services.round_draw(evening=evening, by=director, seed=seed)
+    tables = list(round_.tables.order_by("number").select_related("game"))
+    return SimpleNamespace(
+        season=season,
+        evening=evening,
+        round=round_,
+        tables=tables,
+        games=[t.game for t in tables],
+    )

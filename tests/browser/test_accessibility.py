@@ -14,8 +14,8 @@ from scoring.models import Game
 from scoring.services import HandInput, game_confirm, hand_record
 from tests import factories
 from tests.browser.conftest import login
+from tests.conftest import evening_in_play
 from tests.needs import missing
-from tests.scoring.test_table_entry import evening_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

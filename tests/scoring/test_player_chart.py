@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.scoring.test_standings import play_season
+from tests.scoring.conftest import play_season
 
 pytestmark = pytest.mark.django_db
 
