@@ -1,6 +1,7 @@
 from types import SimpleNamespace
 
 import pytest
+from django.db import transaction
 
 from tests import factories
 from tournaments import services as tournament_services
@@ -15,6 +16,20 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "live_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker):
+    """A transaction around one test module, rolled back at its end.
+
+    For set-ups built once per module (``scope="module"``) that the module's
+    tests only read: each test still runs in its own savepoint inside it, so a
+    test's writes are undone before the next one. Not for tests that need
+    ``transactional_db`` (a live server sees committed data only).
+    """
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture

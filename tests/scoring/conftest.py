@@ -65,3 +65,12 @@ def play_season(club, *, evenings=3, players=9, rounds=2, seed=7, **settings):
                 scoring_services.game_confirm(game=game, name="Tegenpartij")
         played.append(services.evening_set_status(evening=evening, status="finished", by=director))
     return competition, members, played, director
+
+
+@pytest.fixture(scope="module")
+def season_once(module_db):
+    """A played season of 3 evenings, 8 players, 1 round each, built once per module
+    in a club of its own: (club, competition, members, evenings, director).
+    Only for tests that read it."""
+    club = factories.club()
+    return (club, *play_season(club, evenings=3, players=8, rounds=1))
