@@ -4,7 +4,8 @@ import pytest
 
 from scoring import services
 from tests import factories
-from tests.scoring.test_table_entry import evening_in_play, names_of, record
+from tests.conftest import evening_in_play
+from tests.scoring.test_table_entry import names_of, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from tests import factories
 from tests.browser.conftest import login
-from tests.scoring.test_table_entry import evening_in_play
+from tests.conftest import evening_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

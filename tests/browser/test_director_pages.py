@@ -5,7 +5,8 @@ import pytest
 from scoring.models import Hand
 from tests import factories
 from tests.browser.conftest import login
-from tests.scoring.test_table_entry import evening_in_play, record
+from tests.conftest import evening_in_play
+from tests.scoring.test_table_entry import record
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)

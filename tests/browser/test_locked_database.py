@@ -10,8 +10,8 @@ from django.db import connection
 from scoring.models import Game, Hand
 from tests import factories
 from tests.browser.test_offline_entry import enter, open_entry, queued
+from tests.conftest import evening_in_play
 from tests.scoring.test_locked_database import short_busy_timeout  # noqa: F401
-from tests.scoring.test_table_entry import evening_in_play
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -11,7 +11,7 @@ from scoring.services import HandInput, hand_record
 from tests import factories
 from tests.browser.test_accessibility import audit
 from tests.browser.test_offline_entry import enter, open_entry, queued
-from tests.scoring.test_table_entry import evening_in_play
+from tests.conftest import evening_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,7 @@ import pytest
 from scoring.models import Game
 from scoring.services import HandInput, hand_record
 from tests import factories
-from tests.scoring.test_table_entry import evening_in_play
+from tests.conftest import evening_in_play
 
 pytestmark = pytest.mark.django_db
 

@@ -18,6 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 90
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def backend_args():

@@ -13,7 +13,8 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Game, Hand
 from tests import factories
-from tests.scoring.test_table_entry import entry_url, evening_in_play, hand_data, names_of, record
+from tests.conftest import evening_in_play
+from tests.scoring.test_table_entry import entry_url, hand_data, names_of, record
 from tournaments import services as tournament_services
 from tournaments.models import Evening
 

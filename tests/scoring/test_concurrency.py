@@ -23,7 +23,7 @@ import pytest
 from scoring import rules
 from scoring.models import AuditEntry, Game, Hand
 from tests import factories
-from tests.scoring.test_table_entry import evening_in_play
+from tests.conftest import evening_in_play
 
 TABLES = 8
 DEVICES_PER_TABLE = 2

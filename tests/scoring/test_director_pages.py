@@ -9,7 +9,8 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tests import factories
-from tests.scoring.test_table_entry import evening_in_play, hand_data, names_of, record
+from tests.conftest import evening_in_play
+from tests.scoring.test_table_entry import hand_data, names_of, record
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,9 @@ from django.urls import reverse
 
 from scoring.models import Game, Hand
 from tests import factories
+from tests.conftest import evening_in_play
 from tests.scoring.test_offline import hand as first_hand
-from tests.scoring.test_table_entry import entry_url, evening_in_play
+from tests.scoring.test_table_entry import entry_url
 
 ON_SQLITE = connection.vendor == "sqlite"
 BUSY_TIMEOUT = 1  # seconds, instead of the site's 20, to keep the test short

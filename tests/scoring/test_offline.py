@@ -18,7 +18,8 @@ from django.urls import reverse
 
 from scoring.models import AuditEntry, Game, Hand
 from tests import factories
-from tests.scoring.test_table_entry import entry_url, evening_in_play, record
+from tests.conftest import evening_in_play
+from tests.scoring.test_table_entry import entry_url, record
 from tournaments.models import Evening
 
 pytestmark = pytest.mark.django_db

@@ -6,14 +6,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.scoring.test_standings import play_season
-
 pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("language", ["nl", "en"])
-def test_the_charts_coordinates_are_plain_numbers_in_every_language(client, club, language):
-    _competition, members, _evenings, _ = play_season(club, evenings=3, players=8, rounds=1)
+def test_the_charts_coordinates_are_plain_numbers_in_every_language(client, season_once, language):
+    club, _competition, members, _evenings, _ = season_once
     url = reverse("results:player", kwargs={"club": club.slug, "pk": members[0].pk})
     text = client.get(url, HTTP_ACCEPT_LANGUAGE=language).text
     circles = re.findall(r'<circle cx="([^"]*)" cy="([^"]*)"', text)

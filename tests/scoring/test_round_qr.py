@@ -14,7 +14,8 @@ from pypdf import PdfReader
 
 from common import qr
 from tests import factories
-from tests.scoring.test_table_entry import evening_in_play, names_of
+from tests.conftest import evening_in_play
+from tests.scoring.test_table_entry import names_of
 
 pytestmark = pytest.mark.django_db
 

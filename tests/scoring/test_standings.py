@@ -1,6 +1,5 @@
 """The site's standings against standings computed here, independently, from raw hands."""
 
-import datetime
 import random
 from collections import defaultdict
 
@@ -13,36 +12,11 @@ from scoring import services as scoring_services
 from scoring.demo import play_game
 from scoring.models import Adjustment, Game, Hand
 from tests import factories
-from tests.scoring.conftest import round_one_points
+from tests.scoring.conftest import play_season, round_one_points
 from tournaments import services
 from tournaments.models import Attendance, Competition, Evening, Seat
 
 pytestmark = pytest.mark.django_db
-
-
-def play_season(club, *, evenings=3, players=9, rounds=2, seed=7, **settings):
-    director = factories.role(club, "director")
-    competition = factories.competition(club, rounds_per_evening=rounds, **settings)
-    members = factories.members(club, players)
-    rng = random.Random(seed)
-    ruleset = competition.ruleset()
-    played = []
-    for n in range(evenings):
-        date = datetime.date(2026, 10, 6) + datetime.timedelta(weeks=n)
-        evening = factories.evening(competition, date)
-        absent = members[n] if n else None  # one player calls in absent from evening 2 on
-        for member in members:
-            status = "excused" if member == absent else "present"
-            Attendance.objects.create(evening=evening, member=member, status=status)
-        for _ in range(rounds):
-            round_ = services.round_draw(evening=evening, by=director, seed=rng.random())
-            for game in Game.objects.filter(table__round=round_):
-                scoring_services.game_enter_sheet(
-                    game=game, rows=play_game(ruleset, rng), by=director
-                )
-                scoring_services.game_confirm(game=game, name="Tegenpartij")
-        played.append(services.evening_set_status(evening=evening, status="finished", by=director))
-    return competition, members, played, director
 
 
 def independent_evening_points(competition):

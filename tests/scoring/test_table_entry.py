@@ -15,26 +15,11 @@ from scoring import services
 from scoring.models import AuditEntry, Game, Hand
 from scoring.services import HandInput
 from tests import factories
+from tests.conftest import evening_in_play
 from tournaments import services as tournament_services
 from tournaments.models import Evening, Seat
 
 pytestmark = pytest.mark.django_db
-
-
-def evening_in_play(club, director, *, players=8, seed=1):
-    """An evening with one round drawn: ``players // 4`` tables, each with its game."""
-    season = factories.competition(club)
-    members = factories.members(club, players)
-    evening = factories.evening(season, present=members)
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=seed)
-    tables = list(round_.tables.order_by("number").select_related("game"))
-    return SimpleNamespace(
-        season=season,
-        evening=evening,
-        round=round_,
-        tables=tables,
-        games=[t.game for t in tables],
-    )
 
 
 def names_of(table):
@@ -442,7 +427,6 @@ def test_saving_a_hand_takes_a_constant_number_of_queries(
 def test_the_trick_checkers_copy_link_fills_the_next_hand(client, db):
     from scoring.models import Game
     from tests import factories
-    from tournaments import services as tournament_services
 
     club = factories.club()
     director = factories.role(club, "director")

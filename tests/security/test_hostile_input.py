@@ -39,7 +39,7 @@ from tests.security.conftest import (
 from tests.security.forms import page_forms
 from tournaments.models import Round
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 EXAMPLES_PER_FORM = 4
 #: Forms with more fields than this get the sweep in all fields at once.

@@ -6,7 +6,7 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from tests import factories
-from tests.scoring.test_standings import play_season
+from tests.scoring.conftest import play_season
 
 
 @pytest.fixture(autouse=True)
