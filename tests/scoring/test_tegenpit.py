@@ -2,6 +2,7 @@
 from the playing team's marsen."""
 
 import pytest
+from django.urls import reverse
 
 from scoring import services, standings
 from scoring.exports import pdf, reports
@@ -72,7 +73,7 @@ def test_the_pdf_sheet_writes_tp_in_the_defenders_mark_column(round_):
     assert cells[second + 2 : second + 5] == ["162", "100", "M"]
 
 
-def test_player_statistics_show_tegenpit_apart_from_marsen(round_):
+def test_player_statistics_show_tegenpit_apart_from_marsen(client, round_):
     table = round_.tables.get()
     record(table.game, "A", 0, pit="B")
     for _ in range(15):
@@ -81,3 +82,12 @@ def test_player_statistics_show_tegenpit_apart_from_marsen(round_):
     east = table.seats.get(position="E").member
     stats = standings.player_stats(member=east, competition=round_.evening.competition)
     assert (stats.marsen, stats.tegenpit) == (0, 1)
+    club = round_.evening.competition.club
+    client.force_login(factories.role(club, "director"))
+    page = client.get(
+        reverse(
+            "results:player",
+            kwargs={"club": club.slug, "pk": east.pk},
+        )
+    )
+    assert "Tegenpit (took every trick as defenders)</dt><dd>1</dd>" in page.text
