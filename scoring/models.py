@@ -60,6 +60,16 @@ class Game(models.Model):
     winner = models.CharField(_("winner"), max_length=1, choices=Team.choices, blank=True)
     marsen_a = models.PositiveSmallIntegerField(_("marsen wij"), default=0)
     marsen_b = models.PositiveSmallIntegerField(_("marsen zij"), default=0)
+    tegenpit_a = models.PositiveSmallIntegerField(
+        _("tegenpit wij"),
+        default=0,
+        help_text=_("Hands where wij defended and took every trick (not a mars of wij)."),
+    )
+    tegenpit_b = models.PositiveSmallIntegerField(
+        _("tegenpit zij"),
+        default=0,
+        help_text=_("Hands where zij defended and took every trick (not a mars of zij)."),
+    )
     nat_a = models.PositiveSmallIntegerField(_("nat wij"), default=0)
     nat_b = models.PositiveSmallIntegerField(_("nat zij"), default=0)
     roem_a = models.PositiveIntegerField(_("roem wij"), default=0)

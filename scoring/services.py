@@ -213,16 +213,28 @@ def game_roem(ruleset, hands):
 
 def game_counts(hands, ruleset):
     """The counts a game stores beside its totals, from its hands (stored ``Hand``
-    rows or anything with the same fields): marsen (pit), nat of the playing
-    team, verzaken of the team that reneged (a verzaken is neither nat nor pit)
-    and the roem each team banked (:func:`game_roem`). The one place these are
-    counted: the services and the results import both store them."""
+    rows or anything with the same fields): marsen (the playing team's pit),
+    tegenpit (the defenders' pit, counted apart as clubs write it: TP), nat of
+    the playing team, verzaken of the team that reneged (a verzaken is neither
+    nat nor pit) and the roem each team banked (:func:`game_roem`). The one
+    place these are counted: the services and the results import both store them."""
     counts = dict.fromkeys(
-        ("marsen_a", "marsen_b", "nat_a", "nat_b", "verzaken_a", "verzaken_b"), 0
+        (
+            "marsen_a",
+            "marsen_b",
+            "tegenpit_a",
+            "tegenpit_b",
+            "nat_a",
+            "nat_b",
+            "verzaken_a",
+            "verzaken_b",
+        ),
+        0,
     )
     for hand in hands:
         if hand.pit:
-            counts["marsen_a" if hand.pit == "A" else "marsen_b"] += 1
+            kind = "marsen" if hand.pit == hand.playing else "tegenpit"
+            counts[f"{kind}_{hand.pit.lower()}"] += 1
         if hand.nat:
             counts["nat_a" if hand.playing == "A" else "nat_b"] += 1
         if hand.verzaakt:

@@ -55,6 +55,8 @@ class Tally:
     points: int = 0
     games: int = 0
     marsen: int = 0
+    #: Hands the player's team defended and took every trick (not a mars).
+    tegenpit: int = 0
     nat: int = 0
     nat_defending: int = 0
     roem: int = 0
@@ -107,6 +109,7 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         points=Sum(_per_team("table__game__total_a", "table__game__total_b")),
         games=Count("pk"),
         marsen=Sum(_per_team("table__game__marsen_a", "table__game__marsen_b")),
+        tegenpit=Sum(_per_team("table__game__tegenpit_a", "table__game__tegenpit_b")),
         nat=Sum(_per_team("table__game__nat_a", "table__game__nat_b")),
         nat_defending=Sum(_per_team("table__game__nat_b", "table__game__nat_a")),
         roem=Sum(_per_team("table__game__roem_a", "table__game__roem_b")),
@@ -119,6 +122,7 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         points,
         games,
         marsen,
+        tegenpit,
         nat,
         defending,
         roem,
@@ -128,6 +132,7 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         tally.points += points or 0
         tally.games += games
         tally.marsen += marsen or 0
+        tally.tegenpit += tegenpit or 0
         tally.nat += nat or 0
         tally.nat_defending += defending or 0
         tally.roem += roem or 0
@@ -585,6 +590,8 @@ class PlayerStats:
     partners: list
     #: Hands the player's team ended by reneging (verzaken is not nat).
     verzaken: int = 0
+    #: Hands the player's team defended and took every trick (counted apart from marsen).
+    tegenpit: int = 0
     #: The player's line in the season standings (None in a pairs competition or
     #: before the first counting evening): the totals that decide the ranking.
     standing: RankedLine | None = None
@@ -641,7 +648,16 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         )
         ranked_players = sum(1 for line in ranked if line.rank is not None)
         own.append(PlayerEvening(evening, mine.points, mine.games, rank, ranked_players, counts))
-        for name in ("points", "games", "marsen", "nat", "nat_defending", "roem", "verzaken"):
+        for name in (
+            "points",
+            "games",
+            "marsen",
+            "tegenpit",
+            "nat",
+            "nat_defending",
+            "roem",
+            "verzaken",
+        ):
             setattr(totals, name, getattr(totals, name) + getattr(mine, name))
     return PlayerStats(
         member=member,
@@ -649,6 +665,7 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         games=totals.games,
         points=totals.points,
         marsen=totals.marsen,
+        tegenpit=totals.tegenpit,
         nat=totals.nat,
         nat_defending=totals.nat_defending,
         roem=totals.roem,

@@ -29,7 +29,15 @@ from . import rules, selectors
 from .models import Game
 
 #: The fields of a rule set the page needs.
-RULESET_FIELDS = ("name", "nat_basis", "nat_roem", "pit_bonus", "play_rule", "roem_rule")
+RULESET_FIELDS = (
+    "name",
+    "nat_basis",
+    "nat_roem",
+    "pit_bonus",
+    "play_rule",
+    "roem_rule",
+    "low_fours",
+)
 
 
 #: The seat letters of the rules core's seats 0..3.

@@ -6,7 +6,15 @@ from common.text import MEMBER_NAME_MAX, validate_member_name
 from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
 
 from .models import Competition, Evening
-from .rulesets import CHOICES, HELP, LABELS, MAX_HANDS_PER_GAME, RULE_FIELDS, ruleset_message
+from .rulesets import (
+    BOOLEAN_FIELDS,
+    CHOICES,
+    HELP,
+    LABELS,
+    MAX_HANDS_PER_GAME,
+    RULE_FIELDS,
+    ruleset_message,
+)
 
 
 def _rule_field(name):
@@ -14,7 +22,7 @@ def _rule_field(name):
     options = {"label": LABELS[name], "help_text": HELP.get(name, ""), "required": False}
     if name in CHOICES:
         return forms.ChoiceField(choices=CHOICES[name], **options)
-    if name == "roefel":
+    if name in BOOLEAN_FIELDS:
         return forms.BooleanField(**options)
     if name == "hands_per_game":
         return forms.IntegerField(min_value=1, max_value=MAX_HANDS_PER_GAME, **options)
@@ -172,14 +180,14 @@ class CompetitionForm(forms.ModelForm):
         """The rule-set fields as chosen. A field follows the chosen preset when it
         is still at the value of the preset the form was shown with
         (``ruleset_base``), or left empty, or not sent at all (a request that did
-        not come from this form: no ``ruleset_base``, no roefel tick box)."""
+        not come from this form: no ``ruleset_base``, no tick boxes)."""
         from_form = bool(data.get("ruleset_base"))
         base = RULESETS[data.get("ruleset_base") or data["ruleset_preset"]].to_dict()
         preset = RULESETS[data["ruleset_preset"]].to_dict()
         chosen = {}
         for name in RULE_FIELDS:
             value = data[name]
-            empty = value in (None, "") if name != "roefel" else not from_form
+            empty = value in (None, "") if name not in BOOLEAN_FIELDS else not from_form
             chosen[name] = preset[name] if empty or value == base[name] else value
         return chosen
 

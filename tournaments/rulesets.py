@@ -43,7 +43,11 @@ RULE_FIELDS = (
     "on_tie",
     "roefel",
     "all_pass_chooser",
+    "low_fours",
 )
+
+#: The rule-set fields that are a yes/no (a tick box on the form).
+BOOLEAN_FIELDS = ("roefel", "low_fours")
 
 #: The most hands a competition's game may have (a boompje is 16).
 MAX_HANDS_PER_GAME = 64
@@ -61,6 +65,7 @@ LABELS = {
     "on_tie": gettext_lazy("Equal totals at the end"),
     "roefel": gettext_lazy("Roefel"),
     "all_pass_chooser": gettext_lazy("All four pass: trump is chosen by"),
+    "low_fours": gettext_lazy("Four 7s, 8s or 9s: 100 roem"),
 }
 
 HELP = {
@@ -71,6 +76,9 @@ HELP = {
     "hands_per_game": gettext_lazy("A boompje is 16 hands; some clubs play 12."),
     "target_score": gettext_lazy("Only when a game ends at a target score."),
     "roefel": gettext_lazy("Hand 1 of a game: clubs are trumps and the forehand's team plays."),
+    "low_fours": gettext_lazy(
+        "Four 7s, 8s or 9s in one trick score 100 roem, like four aces, tens, kings or queens."
+    ),
 }
 
 CHOICES = {
@@ -147,6 +155,8 @@ def describe_ruleset(ruleset: Ruleset) -> list[str]:
         )
     else:
         words.append(_("Roem counts in the tricks, for the team that takes the trick."))
+        if ruleset.low_fours:
+            words.append(_("Four 7s, 8s or 9s in one trick are 100 roem too."))
     if ruleset.nat_basis is NatBasis.CARD_POINTS:
         words.append(
             _("The playing team is nat with fewer than 82 card points; roem does not count.")
@@ -230,6 +240,6 @@ def ruleset_message(exc: InvalidRuleset) -> str:
         return _("A game has at least 1 hand.")
     if exc.field in ("pit_bonus", "verzaken_bonus"):
         return _("Enter a whole number of points, 0 or more.")
-    if exc.field == "roefel":
+    if exc.field in BOOLEAN_FIELDS:
         return _("Choose yes or no.")
     return _("Choose one of the options.")

@@ -18,7 +18,8 @@ Score sheet
     lines for both teams, and a QR code of the table's entry link. The filled
     sheet is the same page with the entered hands written the paper's way: a
     nat team writes 0 ("nat"), the other team 162 and the roem; a pit's 100 is
-    written as roem with an M. A hand ended by verzaken has a V in the mark
+    written as roem with an M (TP for the defenders' pit, a tegenpit). A hand
+    ended by verzaken has a V in the mark
     column of the team that reneged (it writes 0), the other team 162 and all
     roem + the penalty as roem. Under a rule set with the roefel, hand 1 says
     "roefel ♣" beside its dealer. Its totals are the game's stored totals.

@@ -161,10 +161,10 @@ class SheetRow:
 
     ``points`` and ``roem`` are what each team banks, split the paper's way: a
     nat team writes 0 (``nat``), its opponents 162 and the roem the rule set
-    gives them; a pit's 100 is written as roem, with an M beside it. A verzaken
-    hand has a V as the mark of the team that reneged, which writes 0; the other
-    team writes 162 and all roem + the penalty as roem. ``roefel``: the hand is
-    the roefel.
+    gives them; a pit's 100 is written as roem, with an M beside it (TP when the
+    defenders took every trick: a tegenpit). A verzaken hand has a V as the mark
+    of the team that reneged, which writes 0; the other team writes 162 and all
+    roem + the penalty as roem. ``roefel``: the hand is the roefel.
     """
 
     number: int
@@ -220,6 +220,14 @@ def sheet_length(ruleset: rules.Ruleset) -> int:
     return min(math.ceil(2 * ruleset.target_score / 162) + 2, 40)
 
 
+def _mark(hand, team):
+    """The team's mark on the paper sheet: M for the playing team's pit (mars),
+    TP for the defenders' pit (tegenpit), V for the team that reneged."""
+    if hand.pit == team:
+        return "M" if team == hand.playing else "TP"
+    return "V" if hand.verzaakt == team else ""
+
+
 def _paper_split(hand, scores):
     """(points, roem) per team as written on paper, from a stored hand."""
     playing = hand.playing
@@ -229,7 +237,7 @@ def _paper_split(hand, scores):
         written = entered if not hand.nat else 0 if team == playing else rules.HAND_TOTAL
         points.append(written)
         roem.append(banked - written)
-        marks.append("M" if hand.pit == team else "V" if hand.verzaakt == team else "")
+        marks.append(_mark(hand, team))
         nat.append(hand.nat and team == playing)
     return tuple(points), tuple(roem), tuple(marks), tuple(nat)
 

@@ -33,12 +33,13 @@ from .roem import (
     DECLARED_MAX,
     DECLARED_TEAM_RUNS,
     DECLARED_TOTAL_READINGS,
-    IN_TRICK_MAX,
     IN_TRICK_MIN_POINTS,
     IN_TRICK_PIT_TOTALS,
     STUK,
+    InTrickBounds,
     RoemKind,
     count_declarations,
+    in_trick_bounds,
 )
 from .rulesets import Choice, NatBasis, NatRoem, RoemRule, Ruleset, get_ruleset
 from .teams import _TEAM_PARSE, PerTeam, Team, forehand_of, parse_team
@@ -290,7 +291,12 @@ _TRICK_ITEMS = frozenset({0, 20, 40, 50, 70, 100, 200})
 
 
 def _check_in_trick_team(
-    team: str, total: int, items: tuple[int, ...] | None, points: int, pit: Team | None
+    team: str,
+    total: int,
+    items: tuple[int, ...] | None,
+    points: int,
+    pit: Team | None,
+    bounds: InTrickBounds,
 ) -> None:
     if items is not None:
         for item in items:
@@ -310,23 +316,24 @@ def _check_in_trick_team(
             )
         return
     if pit == team:
-        if total not in IN_TRICK_PIT_TOTALS:
-            if total > IN_TRICK_MAX:
+        if total not in bounds.pit_totals:
+            if total > bounds.max:
                 raise _too_high(
-                    team, total, IN_TRICK_MAX, f"one hand holds at most {IN_TRICK_MAX} roem"
+                    team, total, bounds.max, f"one hand holds at most {bounds.max} roem"
                 )
             reason = _SUM_REASON if total < 40 or total % 10 else "no set of tricks makes it"
             raise _impossible(team, total, reason)
         return
-    need = IN_TRICK_MIN_POINTS.get(total)
+    need = bounds.min_points.get(total)
     if need is None:
-        limit = max(IN_TRICK_MIN_POINTS)
+        limit = max(bounds.min_points)
         if total > limit:
             raise _too_high(
                 team,
                 total,
                 limit,
-                f"a team without pit holds at most {limit} roem (700 needs all eight tricks)",
+                f"a team without pit holds at most {limit} roem "
+                f"({bounds.max} needs all eight tricks)",
             )
         reason = _SUM_REASON if total < 40 or total % 10 else "no set of tricks makes it"
         raise _impossible(team, total, reason)
@@ -348,16 +355,17 @@ def _check_in_trick(
     pa: int,
     pb: int,
     pit: Team | None,
+    bounds: InTrickBounds,
 ) -> None:
-    _check_in_trick_team("A", ra, items_a, pa, pit)
-    _check_in_trick_team("B", rb, items_b, pb, pit)
+    _check_in_trick_team("A", ra, items_a, pa, pit, bounds)
+    _check_in_trick_team("B", rb, items_b, pb, pit, bounds)
     both = ra + rb
-    if pit is None and both not in IN_TRICK_PIT_TOTALS:
-        params = {"a": ra, "b": rb, "value": both, "limit": IN_TRICK_MAX}
-        if both > IN_TRICK_MAX:
+    if pit is None and both not in bounds.pit_totals:
+        params = {"a": ra, "b": rb, "value": both, "limit": bounds.max}
+        if both > bounds.max:
             raise InvalidHand(
                 f"roem of both teams together cannot be {both} (A {ra} + B {rb}): "
-                f"one hand holds at most {IN_TRICK_MAX}",
+                f"one hand holds at most {bounds.max}",
                 field="roem",
                 code="roem_too_high",
                 params=params,
@@ -642,6 +650,7 @@ def score_hand(
         and type(rb := roem[1]) is int
         and pit_team is None
         and ruleset.roem_rule is _IN_TRICK
+        and not ruleset.low_fours
         and pa >= _MIN_POINTS_GET(ra, 1_000)
         and pb >= _MIN_POINTS_GET(rb, 1_000)
         and ra + rb in IN_TRICK_PIT_TOTALS
@@ -658,7 +667,9 @@ def score_hand(
             if ruleset.roem_rule is _DECLARED:
                 _check_declared(ra, rb, pit_team)
             else:
-                _check_in_trick(ra, rb, items_a, items_b, pa, pb, pit_team)
+                _check_in_trick(
+                    ra, rb, items_a, items_b, pa, pb, pit_team, in_trick_bounds(ruleset.low_fours)
+                )
 
     if team is _A:
         own, other, own_roem, other_roem = pa, pb, ra, rb
@@ -751,13 +762,14 @@ def _score_verzaken(
                     raise _impossible(
                         name, item, "the roem of one trick is 20, 40, 50, 70, 100 or 200"
                     )
-        if ra + rb not in IN_TRICK_PIT_TOTALS:
-            if ra + rb > IN_TRICK_MAX:
+        bounds = in_trick_bounds(ruleset.low_fours)
+        if ra + rb not in bounds.pit_totals:
+            if ra + rb > bounds.max:
                 raise _too_high(
                     str(other),
                     ra + rb,
-                    IN_TRICK_MAX,
-                    f"one hand holds at most {IN_TRICK_MAX} roem",
+                    bounds.max,
+                    f"one hand holds at most {bounds.max} roem",
                 )
             raise _impossible(str(other), ra + rb, _SUM_REASON)
     banked = HAND_TOTAL + ra + rb + ruleset.verzaken_bonus

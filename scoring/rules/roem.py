@@ -8,8 +8,12 @@ run of 4 in one suit                        50
 stuk: trump K + Q in the trick             +20   (so 40 / 70 inside a run of 3 / 4)
 four aces, tens, kings or queens           100
 four jacks                                 200
-four 9s, 8s or 7s                            0
+four 9s, 8s or 7s                            0   (100 under ``low_fours``)
 ========================================  =====
+
+Some clubs score four 7s, 8s or 9s as 100 roem too (the rule set's ``low_fours``):
+every function and table here that depends on it takes ``low_fours`` or has a
+``_LOW_FOURS`` twin, derived the same way (:func:`in_trick_bounds`).
 
 Runs use the natural order 7 8 9 10 J Q K A, whatever the trump (trump 9-10-J is a
 run). A trick can hold at most one run, and a four of a kind never comes with a run
@@ -73,9 +77,14 @@ __all__ = [
     "DECLARED_MAX",
     "DECLARED_TEAM_TOTALS",
     "IN_TRICK_MAX",
+    "IN_TRICK_MAX_LOW_FOURS",
     "IN_TRICK_MIN_POINTS",
+    "IN_TRICK_MIN_POINTS_LOW_FOURS",
     "IN_TRICK_PIT_TOTALS",
+    "IN_TRICK_PIT_TOTALS_LOW_FOURS",
     "IN_TRICK_TEAM_TOTALS",
+    "IN_TRICK_TEAM_TOTALS_LOW_FOURS",
+    "InTrickBounds",
     "STUK",
     "Roem",
     "RoemKind",
@@ -85,6 +94,7 @@ __all__ = [
     "derive_whole_deal_totals",
     "describe_roem",
     "hand_declarations",
+    "in_trick_bounds",
 ]
 
 
@@ -115,7 +125,15 @@ _KIND_POINTS = {
 }
 _RUN_KIND = {3: RoemKind.RUN_OF_THREE, 4: RoemKind.RUN_OF_FOUR}
 _NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
-_PLURALS = {Rank.ACE: "aces", Rank.TEN: "tens", Rank.KING: "kings", Rank.QUEEN: "queens"}
+_PLURALS = {
+    Rank.ACE: "aces",
+    Rank.TEN: "tens",
+    Rank.KING: "kings",
+    Rank.QUEEN: "queens",
+    Rank.NINE: "nines",
+    Rank.EIGHT: "eights",
+    Rank.SEVEN: "sevens",
+}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -178,14 +196,17 @@ def _stuk_in(cards: Sequence[Card], trump: int) -> tuple[Card, Card] | None:
     return (king, queen) if king in cards and queen in cards else None
 
 
-def in_trick_roem(cards: Sequence[Card], trump: int) -> tuple[Roem, ...]:
-    """The roem in a trick (up to four distinct cards); see :func:`trick_roem_detail`."""
+def in_trick_roem(
+    cards: Sequence[Card], trump: int, *, low_fours: bool = False
+) -> tuple[Roem, ...]:
+    """The roem in a trick (up to four distinct cards); see :func:`trick_roem_detail`.
+    ``low_fours``: four 7s, 8s or 9s are a four of a kind (100) too."""
     items = []
     if len(cards) == 4 and len({c & 7 for c in cards}) == 1:
         rank = cards[0] & 7
         if rank == Rank.JACK:
             items.append(Roem(RoemKind.FOUR_JACKS, tuple(sorted(cards))))
-        elif rank >= Rank.TEN:
+        elif rank >= Rank.TEN or low_fours:
             items.append(Roem(RoemKind.FOUR_OF_A_KIND, tuple(sorted(cards))))
         return tuple(items)
     for run in _runs_in(cards):
@@ -365,14 +386,73 @@ IN_TRICK_PIT_TOTALS: frozenset[int] = frozenset(range(0, 701, 10)) - {
 #: and a 7-8-9-10 run in every suit.
 IN_TRICK_MAX = 700
 
+#: :data:`IN_TRICK_MIN_POINTS` where four 7s, 8s or 9s are 100 roem too (``low_fours``);
+#: ``derive_in_trick_min_points(low_fours=True)`` recounts it.
+IN_TRICK_MIN_POINTS_LOW_FOURS: dict[int, int] = {
+    0: 0, 20: 0, 40: 0, 50: 10, 60: 2, 70: 10, 80: 13, 90: 10, 100: 0, 110: 21, 120: 7,
+    130: 30, 140: 12, 150: 12, 160: 14, 170: 19, 180: 34, 190: 22, 200: 0, 210: 37, 220: 7,
+    230: 47, 240: 16, 250: 15, 260: 25, 270: 22, 280: 34, 290: 31, 300: 12, 310: 40,
+    320: 21, 330: 51, 340: 30, 350: 31, 360: 39, 370: 40, 380: 48, 390: 48, 400: 26,
+    410: 58, 420: 33, 430: 69, 440: 44, 450: 61, 460: 56, 470: 64, 480: 76, 490: 64,
+    500: 38, 510: 84, 520: 47, 540: 58, 550: 84, 560: 76, 570: 100, 580: 94, 590: 108,
+    600: 52, 620: 87, 640: 98, 650: 128, 660: 116, 700: 68, 720: 131, 800: 108,
+}  # fmt: skip
 
-def roem_points(cards: Sequence[int], trump: int) -> int:
+#: :data:`IN_TRICK_TEAM_TOTALS` under ``low_fours``.
+IN_TRICK_TEAM_TOTALS_LOW_FOURS: frozenset[int] = frozenset(IN_TRICK_MIN_POINTS_LOW_FOURS)
+
+#: :data:`IN_TRICK_PIT_TOTALS` under ``low_fours``: the multiples of 10 from 0 to
+#: 900 except 10, 30, 630, 650, 670, 690, 710 and 730 to 890: 800 fits in seven
+#: tricks, but the eighth is then the last four of a kind (``derive_whole_deal_totals(
+#: low_fours=True)`` recounts it).
+IN_TRICK_PIT_TOTALS_LOW_FOURS: frozenset[int] = frozenset(range(0, 901, 10)) - {
+    10,
+    30,
+    630,
+    650,
+    670,
+    690,
+    710,
+    *range(730, 891, 10),
+}
+
+#: :data:`IN_TRICK_MAX` under ``low_fours``: a pit with all eight fours of a kind.
+IN_TRICK_MAX_LOW_FOURS = 900
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class InTrickBounds:
+    """The in-trick roem tables of one rule set (see the module's text)."""
+
+    min_points: dict[int, int]
+    team_totals: frozenset[int]
+    pit_totals: frozenset[int]
+    max: int
+
+
+_BOUNDS = InTrickBounds(
+    IN_TRICK_MIN_POINTS, IN_TRICK_TEAM_TOTALS, IN_TRICK_PIT_TOTALS, IN_TRICK_MAX
+)
+_BOUNDS_LOW_FOURS = InTrickBounds(
+    IN_TRICK_MIN_POINTS_LOW_FOURS,
+    IN_TRICK_TEAM_TOTALS_LOW_FOURS,
+    IN_TRICK_PIT_TOTALS_LOW_FOURS,
+    IN_TRICK_MAX_LOW_FOURS,
+)
+
+
+def in_trick_bounds(low_fours: bool = False) -> InTrickBounds:
+    """The in-trick tables for the standard rule, or where four 7s, 8s or 9s are 100."""
+    return _BOUNDS_LOW_FOURS if low_fours else _BOUNDS
+
+
+def roem_points(cards: Sequence[int], trump: int, low_fours: bool = False) -> int:
     """In-trick roem of up to four distinct card ints: the sum of
     :func:`in_trick_roem`'s items, without building them (the fast path)."""
     if len(cards) == 4:
         rank = cards[0] & 7
         if cards[1] & 7 == rank and cards[2] & 7 == rank and cards[3] & 7 == rank:
-            return _QUAD_POINTS[rank]
+            return (_QUAD_POINTS_LOW_FOURS if low_fours else _QUAD_POINTS)[rank]
     total = 0
     by_suit: dict[int, list[int]] = {}
     for c in cards:
@@ -392,17 +472,19 @@ def roem_points(cards: Sequence[int], trump: int) -> int:
 
 
 _QUAD_POINTS = (0, 0, 0, 100, 200, 100, 100, 100)  # by rank 7 8 9 10 J Q K A
+_QUAD_POINTS_LOW_FOURS = (100, 100, 100, 100, 200, 100, 100, 100)
 _RUN_POINTS = {3: 20, 4: 50}
 
 
 # --- Deriving the in-trick tables ----------------------------------------------------------
 
 _QUAD_ROEM = {Rank.TEN: 100, Rank.JACK: 200, Rank.QUEEN: 100, Rank.KING: 100, Rank.ACE: 100}
+_QUAD_ROEM_LOW_FOURS = {**_QUAD_ROEM, Rank.SEVEN: 100, Rank.EIGHT: 100, Rank.NINE: 100}
 _TRUMP = 0  # clubs, without loss of generality: the suits are symmetric
 _Core = tuple[tuple[int, ...], int, int]  # (cards, extra cards needed, roem)
 
 
-def derive_in_trick_min_points() -> dict[int, int]:
+def derive_in_trick_min_points(*, low_fours: bool = False) -> dict[int, int]:
     """Recount :data:`IN_TRICK_MIN_POINTS` from the rules: for every roem total a team
     can take in at most seven tricks, the fewest card points of the tricks (~50 ms).
 
@@ -418,16 +500,17 @@ def derive_in_trick_min_points() -> dict[int, int]:
     counting cards is exact. Card points: the cores' own, plus 0 for extras while
     the 11 zero-point cards (7s, 8s, plain 9s) outside the cores last and at least 2
     each after that -- a lower bound, as every extra is some card of the deck.
+    ``low_fours``: four 7s, 8s or 9s are 100 too (:data:`IN_TRICK_MIN_POINTS_LOW_FOURS`).
     """
     best: dict[int, int] = {}
-    for (roem, need, _used, zeros), points in _count_core_sets(room=28).items():
+    for (roem, need, _used, zeros), points in _count_core_sets(28, low_fours).items():
         points += 2 * max(0, need - (_ZERO_CARDS - zeros))
         if points < best.get(roem, 1_000):
             best[roem] = points
     return dict(sorted(best.items()))
 
 
-def derive_whole_deal_totals() -> frozenset[int]:
+def derive_whole_deal_totals(*, low_fours: bool = False) -> frozenset[int]:
     """Recount :data:`IN_TRICK_PIT_TOTALS`: the roem all eight tricks of a deal can hold
     together -- a pit team's roem, or both teams' roem added up (about a second).
 
@@ -437,15 +520,17 @@ def derive_whole_deal_totals() -> frozenset[int]:
     or 0 left, each core set with a total not yet found is checked card by card:
     extras matched to cores (Kuhn's algorithm) and the 4 leftover cards a trick
     without roem. That rules out 650 and 670: the cards left force a fourth run.
+    ``low_fours``: four 7s, 8s or 9s are 100 too (:data:`IN_TRICK_PIT_TOTALS_LOW_FOURS`).
     """
-    counted = _count_core_sets(room=32)
+    quad_roem = _QUAD_ROEM_LOW_FOURS if low_fours else _QUAD_ROEM
+    counted = _count_core_sets(32, low_fours)
     found = {roem for (roem, need, used, _), _ in counted.items() if 32 - used - need >= 8}
     open_totals = {roem for roem, _, _, _ in counted} - found
-    for quads, per_suit in _quad_choices():
-        quad_cores = [(tuple(s * 8 + r for s in range(4)), 0, _QUAD_ROEM[r]) for r in quads]
+    for quads, per_suit in _quad_choices(quad_roem):
+        quad_cores = [(tuple(s * 8 + r for s in range(4)), 0, quad_roem[r]) for r in quads]
         for cores in _nearly_full_core_sets(quad_cores, per_suit, open_totals):
             roem = sum(r for _, _, r in cores)
-            if roem in open_totals and _fits_whole_deal(cores):
+            if roem in open_totals and _fits_whole_deal(cores, low_fours):
                 found.add(roem)
                 open_totals.discard(roem)
     return frozenset(found)
@@ -454,22 +539,23 @@ def derive_whole_deal_totals() -> frozenset[int]:
 _ZERO_CARDS = sum(1 for c in range(32) if _POINTS[_TRUMP][c] == 0)
 
 
-def _quad_choices():
+def _quad_choices(quad_roem):
     """(four-of-a-kind ranks, the run core sets of each suit) for every choice."""
-    for k in range(len(_QUAD_ROEM) + 1):
-        for quads in itertools.combinations(sorted(_QUAD_ROEM), k):
+    for k in range(len(quad_roem) + 1):
+        for quads in itertools.combinations(sorted(quad_roem), k):
             free_ranks = frozenset(range(8)) - set(quads)
             yield quads, [_suit_core_sets(free_ranks, suit) for suit in range(4)]
 
 
-def _count_core_sets(room: int) -> dict[tuple[int, int, int, int], int]:
+def _count_core_sets(room: int, low_fours: bool) -> dict[tuple[int, int, int, int], int]:
     """(roem, extras needed, core cards, zero-point core cards) -> fewest core points,
     over every core set whose cores and extras fit in ``room`` cards."""
     points = _POINTS[_TRUMP]
+    quad_roem = _QUAD_ROEM_LOW_FOURS if low_fours else _QUAD_ROEM
     out: dict[tuple[int, int, int, int], int] = {}
-    for quads, per_suit in _quad_choices():
+    for quads, per_suit in _quad_choices(quad_roem):
         states = {
-            (sum(_QUAD_ROEM[r] for r in quads), 0, 4 * len(quads), 0): sum(
+            (sum(quad_roem[r] for r in quads), 0, 4 * len(quads), 0): sum(
                 points[s * 8 + r] for r in quads for s in range(4)
             )
         }
@@ -548,7 +634,7 @@ def _nearly_full_core_sets(
         yield from walk(0, start, start_roem, ())
 
 
-def _fits_whole_deal(cores: list[_Core]) -> bool:
+def _fits_whole_deal(cores: list[_Core], low_fours: bool) -> bool:
     """Whether every core gets its extras from the cards the cores leave, the 4 (or 0)
     cards then left over making a trick without roem."""
     used = {c for cards, _, _ in cores for c in cards}
@@ -566,7 +652,7 @@ def _fits_whole_deal(cores: list[_Core]) -> bool:
     spare = len(free) - len(slots)
     leftovers = [()] if spare == 0 else itertools.combinations(free, spare)
     for leftover in leftovers:
-        if leftover and roem_points(leftover, _TRUMP):
+        if leftover and roem_points(leftover, _TRUMP, low_fours):
             continue
         rest = [c for c in free if c not in leftover]
         if _perfect_matching(slots, rest):

@@ -207,6 +207,8 @@ class Ruleset:
     play_rule: PlayRule = PlayRule.ROTTERDAM
     #: Roem found in tricks, or declared from the hand.
     roem_rule: RoemRule = RoemRule.IN_TRICK
+    #: Four 7s, 8s or 9s in one trick are 100 roem too (some clubs' rule; in-trick roem).
+    low_fours: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in PRESET_NAMES:
@@ -223,12 +225,13 @@ class Ruleset:
         _check_int(self, "verzaken_bonus", minimum=0)
         _check_int(self, "hands_per_game", minimum=1)
         _check_int(self, "target_score", minimum=0)
-        if type(self.roefel) is not bool:
-            raise InvalidRuleset(
-                f"rule set field 'roefel' must be true or false, not {self.roefel!r}",
-                field="roefel",
-                code="bad_value",
-            )
+        for field in ("roefel", "low_fours"):
+            if type(getattr(self, field)) is not bool:
+                raise InvalidRuleset(
+                    f"rule set field {field!r} must be true or false, not {getattr(self, field)!r}",
+                    field=field,
+                    code="bad_value",
+                )
         if self.game_end is GameEnd.TARGET and self.target_score < 1:
             raise InvalidRuleset(
                 "rule set field 'target_score' must be a positive number of points "

@@ -164,6 +164,7 @@ def simulate_deal(
 
     amsterdam = ruleset.play_rule is _AMSTERDAM
     in_trick = ruleset.roem_rule is _IN_TRICK
+    low_fours = ruleset.low_fours
     random_float = rng.random
     held = [list(hand) for hand in hands]
     masks = [sum(1 << c for c in hand) for hand in hands]
@@ -199,9 +200,9 @@ def simulate_deal(
         roem = 0
         if in_trick:
             trick_mask = (1 << a) | (1 << b) | (1 << c) | (1 << d)
-            roem = _ROEM_CACHE.get((trick_mask << 2) | trump)
+            roem = _ROEM_CACHE.get((trick_mask << 2) | trump | (low_fours << 34))
             if roem is None:
-                roem = _roem_of(trick_mask, (a, b, c, d), trump)
+                roem = _roem_of(trick_mask, (a, b, c, d), trump, low_fours)
         team = winner & 1
         team_points[team] += points
         team_roem[team] += roem

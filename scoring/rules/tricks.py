@@ -142,12 +142,13 @@ def _trick_ints(trick: Iterable[CardLike] | str, *, least: int = 1) -> tuple[tup
 _ROEM_CACHE: dict[int, int] = {}
 
 
-def _roem_of(mask: int, cards: tuple[int, ...], trump: int) -> int:
-    """In-trick roem of ``cards`` (whose set is ``mask``), cached by set and trump."""
-    key = (mask << 2) | trump
+def _roem_of(mask: int, cards: tuple[int, ...], trump: int, low_fours: bool = False) -> int:
+    """In-trick roem of ``cards`` (whose set is ``mask``), cached by set and trump
+    (and ``low_fours``: four 7s, 8s or 9s are 100 too, a bit above the set)."""
+    key = (mask << 2) | trump | (low_fours << 34)
     roem = _ROEM_CACHE.get(key)
     if roem is None:
-        roem = _ROEM_CACHE[key] = roem_points(cards, trump)
+        roem = _ROEM_CACHE[key] = roem_points(cards, trump, low_fours)
     return roem
 
 
@@ -182,24 +183,31 @@ def trick_points(trick: Iterable[CardLike] | str, trump: SuitLike) -> int:
     return sum(map(_POINTS[_suit(trump)].__getitem__, _trick_ints(trick)[0]))
 
 
-def trick_roem(trick: Iterable[CardLike] | str, trump: SuitLike) -> int:
-    """The in-trick roem the cards make, for whichever team takes the trick.
+def trick_roem(trick: Iterable[CardLike] | str, trump: SuitLike, *, low_fours: bool = False) -> int:
+    """The in-trick roem the cards make, for whichever team takes the trick;
+    ``low_fours`` (the rule set's field): four 7s, 8s or 9s are 100 too.
 
     >>> trick_roem("9H TH JH 7C", "H")
     20
+    >>> trick_roem("7H 7C 7D 7S", "H"), trick_roem("7H 7C 7D 7S", "H", low_fours=True)
+    (0, 100)
     """
     cards, mask = _trick_ints(trick)
-    return _roem_of(mask, cards, _suit(trump))
+    return _roem_of(mask, cards, _suit(trump), low_fours)
 
 
-def trick_roem_detail(trick: Iterable[CardLike] | str, trump: SuitLike) -> tuple[Roem, ...]:
+def trick_roem_detail(
+    trick: Iterable[CardLike] | str, trump: SuitLike, *, low_fours: bool = False
+) -> tuple[Roem, ...]:
     """The combinations behind :func:`trick_roem`, as :class:`Roem` items (kind,
     points, cards); ``describe_roem`` turns them into ``"run of three ♥ Q-K-A + stuk"``.
     """
-    return in_trick_roem(_trick(trick), _suit(trump))
+    return in_trick_roem(_trick(trick), _suit(trump), low_fours=low_fours)
 
 
-def score_trick(trick: Iterable[CardLike] | str, trump: SuitLike) -> TrickScore:
+def score_trick(
+    trick: Iterable[CardLike] | str, trump: SuitLike, *, low_fours: bool = False
+) -> TrickScore:
     """Winner index, card points and roem of a full trick of four cards, in one call.
 
     The fast path: with :class:`Card` objects or ints it does a handful of table
@@ -246,9 +254,9 @@ def score_trick(trick: Iterable[CardLike] | str, trump: SuitLike) -> TrickScore:
     if strength[d] > best:
         win = 3
     points = _POINTS[t]
-    roem = _ROEM_CACHE.get((mask << 2) | t)
+    roem = _ROEM_CACHE.get((mask << 2) | t | (low_fours << 34))
     if roem is None:
-        roem = _roem_of(mask, (a, b, c, d), t)
+        roem = _roem_of(mask, (a, b, c, d), t, low_fours)
     return _new_trick_score(TrickScore, (win, points[a] + points[b] + points[c] + points[d], roem))
 
 

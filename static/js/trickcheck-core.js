@@ -174,8 +174,9 @@
   }
 
   /** The roem combinations in a trick (up to four distinct cards), as the core's
-   * in_trick_roem: a four of a kind alone, else the runs and then stuk. */
-  function trickRoemDetail(cards, trump) {
+   * in_trick_roem: a four of a kind alone, else the runs and then stuk.
+   * ``lowFours`` (the rule set's low_fours): four 7s, 8s or 9s are 100 too. */
+  function trickRoemDetail(cards, trump, lowFours) {
     var items = [];
     if (cards.length === 4) {
       var rank = rankOf(cards[0]);
@@ -183,7 +184,7 @@
       if (same) {
         var sorted = cards.slice().sort(function (a, b) { return a - b; });
         if (rank === JACK) items.push(roemItem("four_jacks", sorted));
-        else if (rank >= TEN) items.push(roemItem("four_of_a_kind", sorted));
+        else if (rank >= TEN || lowFours) items.push(roemItem("four_of_a_kind", sorted));
         return items;
       }
     }
@@ -197,7 +198,7 @@
   function roemTotal(items) {
     return items.reduce(function (sum, item) { return sum + item.points; }, 0);
   }
-  function trickRoem(cards, trump) { return roemTotal(trickRoemDetail(cards, trump)); }
+  function trickRoem(cards, trump, lowFours) { return roemTotal(trickRoemDetail(cards, trump, lowFours)); }
 
   /** One combination as a score-sheet note: "run of three ♥ 9-10-J", "stuk". */
   function describeItem(item) {
@@ -206,7 +207,9 @@
     if (item.kind === "four_of_a_kind") {
       var rank = rankOf(item.cards[0]);
       return rank === 7 ? gettext("four aces") : rank === TEN ? gettext("four tens")
-        : rank === KING ? gettext("four kings") : gettext("four queens");
+        : rank === KING ? gettext("four kings") : rank === QUEEN ? gettext("four queens")
+        : rank === NINE ? gettext("four nines") : rank === 1 ? gettext("four eights")
+        : gettext("four sevens");
     }
     var ranks = item.cards.map(function (c) { return rankLabel(rankOf(c)); }).join("-");
     var patterns = [
@@ -361,7 +364,7 @@
    *
    * ``input``: {trump: 0..3, leader: seat of the first trick's leader, plays: the
    * cards in play order (up to 32), amsterdam: bool, ruleset (optional, for the
-   * score): {nat_basis, nat_roem, pit_bonus, roem_rule}, playing: "A"|"B"|null}.
+   * score): {nat_basis, nat_roem, pit_bonus, roem_rule, low_fours}, playing: "A"|"B"|null}.
    *
    * Returns {tricks: [...], next: {trick, seat} or null, complete, points, roem,
    * tricksWon, pit, declarations, result, reneges}. Each trick: {number, leader,
@@ -377,6 +380,7 @@
     var amsterdam = !!input.amsterdam;
     var tricks = [];
     var leader = input.leader;
+    var lowFours = !!(input.ruleset && input.ruleset.low_fours);
     // Where each seat played each of its cards: seatPlays[seat] = [{card, trick}]
     var seatPlays = [[], [], [], []];
     for (var start = 0; start < plays.length; start += 4) {
@@ -386,7 +390,7 @@
       var number = start / 4 + 1;
       var complete = cards.length === 4;
       var trickPts = trickPoints(cards, trump) + (complete && number === 8 ? LAST_TRICK_BONUS : 0);
-      var items = input.roem_rule === "declared" ? [] : trickRoemDetail(cards, trump);
+      var items = input.roem_rule === "declared" ? [] : trickRoemDetail(cards, trump, lowFours);
       tricks.push({
         number: number, leader: leader, cards: cards, seats: seats,
         winner: seats[win], complete: complete, points: trickPts,

@@ -490,8 +490,8 @@
     else if (state.roemCards.length < 4) {
       out.textContent = f(gettext("%(count)s of 4 cards"), { count: state.roemCards.length });
     } else {
-      var items = C.trickRoemDetail(state.roemCards, state.roemTrump);
-      var roem = C.trickRoem(state.roemCards, state.roemTrump);
+      var items = C.trickRoemDetail(state.roemCards, state.roemTrump, ruleset().low_fours);
+      var roem = C.trickRoem(state.roemCards, state.roemTrump, ruleset().low_fours);
       out.dataset.roem = String(roem);
       if (roem) {
         out.classList.add("has-roem");

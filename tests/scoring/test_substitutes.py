@@ -5,7 +5,7 @@ wegstrepen") that game replaces the substitute's lowest own game of the evening.
 Eight players, two rounds of one hand, a table of three each round:
 
     round 1  table 1 A B C D: A plays 100 - 62        A, C 100  B, D 62
-             table 2 E F G -: A nat, B pit 262 (mars)  E, G 0    F 262, H as substitute 262
+             table 2 E F G -: B plays, pit 262 (mars)  E, G 0    F 262, H as substitute 262
     round 2  table 1 A B C H: A plays 90 - 72         A, C 90   B, H 72
              table 2 D E F -: A plays 110 - 52        D, F 110  E 52, G as substitute 52
 
@@ -72,8 +72,9 @@ def seat(monkeypatch, players, rounds):
 def play(round_, director, hands):
     games = Game.objects.filter(table__round=round_).order_by("table__number")
     for game, (points_a, pit) in zip(games, hands, strict=True):
+        # A pit is the playing team's (a mars; the defenders' pit is a tegenpit).
         row = scoring_services.HandInput(
-            playing="A", points_a=points_a, points_b=162 - points_a, pit=pit
+            playing=pit or "A", points_a=points_a, points_b=162 - points_a, pit=pit
         )
         scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
         scoring_services.game_confirm(game=game, name="Tegenpartij")

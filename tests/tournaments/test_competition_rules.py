@@ -39,6 +39,7 @@ CHANGED = {
     "on_tie": "draw",
     "roefel": True,
     "all_pass_chooser": "dealer",
+    "low_fours": True,
 }
 
 
@@ -325,6 +326,15 @@ def test_the_form_and_the_competition_page_state_the_rules_in_dutch(logged_in, c
                 "een spel wint; hebben beide teams dat, dan het hoogste totaal. Gelijke stand "
                 "aan het eind: extra spellen tot de stand niet meer gelijk is.",
                 "Spel 1 is de roefel: klaveren is troef en het team van de voorhand speelt.",
+            ],
+        ),
+        (
+            "rotterdam",
+            {"low_fours": True},
+            "en",
+            [
+                "Rule set: Rotterdam (club standard), changed: four 7s, 8s or 9s: 100 roem.",
+                "Four 7s, 8s or 9s in one trick are 100 roem too.",
             ],
         ),
         (

@@ -28,9 +28,9 @@ function hand(input) {
 
 const result = {
   hands: cases.hands.map(hand),
-  roem: cases.roem.map(([cards, trump]) => {
-    const items = core.trickRoemDetail(cards, trump);
-    return [core.trickRoem(cards, trump), core.describeRoem(items), core.trickWinner(cards, trump),
+  roem: cases.roem.map(([cards, trump, lowFours]) => {
+    const items = core.trickRoemDetail(cards, trump, lowFours);
+    return [core.trickRoem(cards, trump, lowFours), core.describeRoem(items), core.trickWinner(cards, trump),
       core.trickPoints(cards, trump)];
   }),
   legal: cases.legal.map(([hand, trick, trump, amsterdam]) => core.legalMask(core.maskOf(hand), trick, trump, amsterdam) >>> 0),

@@ -34,6 +34,7 @@ from scoring.rules import (
     legal_cards,
     legal_mask,
     parse_suit,
+    score_trick,
     simulate_deal,
     trick_points,
     trick_roem,
@@ -54,6 +55,7 @@ LEGAL_DEALS = {
     "match-1500": 150,
     "single-deal": 100,
     "modified": 100,
+    "low-fours": 300,
 }
 #: Deals with random reneges in them, per play rule; each also checked at a random
 #: point half-way (what the page shows before the hand is complete).
@@ -66,6 +68,9 @@ def _ruleset(name):
     if name == "modified":
         # A club's tuning: the nat team loses its roem, pit is worth 50.
         return get_ruleset("rotterdam").replace(nat_roem="nat_team_loses", pit_bonus=50)
+    if name == "low-fours":
+        # Clubs that score four 7s, 8s or 9s as 100 roem too.
+        return get_ruleset("rotterdam").replace(low_fours=True)
     return get_ruleset(name)
 
 
@@ -228,21 +233,56 @@ def _renege_cases(rng, amsterdam, count):
     return cases, expected
 
 
+def _all_fours_case():
+    """A legal deal under low_fours whose eight tricks are the eight fours of a kind:
+    each seat holds one suit, the clubs seat leads trump every trick and takes all
+    (900 roem, the most a hand holds where four 7s, 8s or 9s count)."""
+    ruleset = _ruleset("low-fours")
+    trump = int(parse_suit("C"))
+    order = [int(parse_suit(s)) for s in "CDHS"]
+    plays = [suit * 8 + rank for rank in range(8) for suit in order]
+    tricks = [score_trick(plays[i : i + 4], trump, low_fours=True) for i in range(0, 32, 4)]
+    case = {
+        "trump": trump,
+        "leader": 0,
+        "plays": plays,
+        "amsterdam": False,
+        "ruleset": _ruleset_json(ruleset),
+        "roem_rule": "in_trick",
+        "playing": "A",
+    }
+    points = sum(t.points for t in tricks) + 10
+    want = {
+        "tricks": [[0, t.points + (10 if i == 7 else 0), t.roem] for i, t in enumerate(tricks)],
+        "roem": [sum(t.roem for t in tricks), 0],
+        "points": [points, 0],
+        "pit": "A",
+        # Made with pit: 162 + 900 roem + 100; the last trick to zij would not turn it.
+        "scores": [points + 900 + ruleset.pit_bonus, 0],
+        "nat": False,
+        "last_trick_decides": False,
+    }
+    return case, want
+
+
 def _roem_cases(rng, count):
+    """(cards, trump, low_fours) per trick: every four of a kind under both rules,
+    then random tricks and built runs under either."""
     tricks = []
     for trump in range(4):
         for rank in range(8):
-            tricks.append(([s * 8 + rank for s in range(4)], trump))
+            for low_fours in (False, True):
+                tricks.append(([s * 8 + rank for s in range(4)], trump, low_fours))
     for _ in range(count):
         size = rng.choice((4, 4, 4, 3, 2))
-        tricks.append((rng.sample(range(32), size), rng.randrange(4)))
+        tricks.append((rng.sample(range(32), size), rng.randrange(4), rng.random() < 0.5))
         # Runs and stuk are rare among random cards: build some on purpose.
         suit, low = rng.randrange(4), rng.randrange(6)
         run = [suit * 8 + low + i for i in range(rng.choice((3, 4))) if low + i < 8]
         rest = rng.sample([c for c in range(32) if c not in run], 4 - len(run))
         trick = run + rest
         rng.shuffle(trick)
-        tricks.append((trick, rng.randrange(4)))
+        tricks.append((trick, rng.randrange(4), rng.random() < 0.5))
     return tricks
 
 
@@ -283,6 +323,9 @@ def agreement(tmp_path_factory):
             case, want = _legal_deal_case(simulate_deal(ruleset, rng=rng))
             hands.append(case)
             expected.append(("legal", name, want))
+    case, want = _all_fours_case()
+    hands.append(case)
+    expected.append(("legal", "low-fours", want))
     for amsterdam in (False, True):
         cases, wants = _renege_cases(rng, amsterdam, RENEGE_DEALS * SCALE)
         hands.extend(cases)
@@ -364,14 +407,14 @@ def test_every_renege_names_the_rule_broken(agreement):
 
 def test_roem_winner_points_and_descriptions_agree(agreement):
     _, _, roem, _, out = agreement
-    for (cards, trump), got in zip(roem, out["roem"], strict=True):
+    for (cards, trump, low_fours), got in zip(roem, out["roem"], strict=True):
         want = [
-            trick_roem(cards, trump),
-            describe_roem(trick_roem_detail(cards, trump)),
+            trick_roem(cards, trump, low_fours=low_fours),
+            describe_roem(trick_roem_detail(cards, trump, low_fours=low_fours)),
             trick_winner(cards, trump),
             trick_points(cards, trump),
         ]
-        assert got == want, (cards, trump)
+        assert got == want, (cards, trump, low_fours)
     assert {g[0] for g in out["roem"]} == {0, 20, 40, 50, 70, 100, 200}
 
 

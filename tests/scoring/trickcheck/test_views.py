@@ -54,6 +54,7 @@ def test_anyone_gets_the_presets_default_rotterdam(client):
         "pit_bonus",
         "play_rule",
         "roem_rule",
+        "low_fours",
     }
     assert data["table"] is None
 
