@@ -16,7 +16,7 @@ from common.text import validate_one_line
 
 from .messages import MESSAGES
 from .models import Adjustment, Hand, Suit, Team
-from .services import HandInput
+from .services import HAND_INPUTS, HandInput
 
 HAND_TOTAL = 162
 MAX_SHEET_ROWS = 80
@@ -254,21 +254,7 @@ class QueuedHandForm(HandForm):
     hand entered meanwhile on another device a conflict); no version, because a
     queue of hands is entered against the state before the first of them."""
 
-    JSON_FIELDS = (
-        "client_id",
-        "number",
-        "keeper",
-        "playing",
-        "points_a",
-        "points_b",
-        "roem_a",
-        "roem_b",
-        "declared_a",
-        "declared_b",
-        "pit",
-        "trump",
-        "verzaakt",
-    )
+    JSON_FIELDS = ("client_id", "number", "keeper", *HAND_INPUTS)
 
     def __init__(self, payload, **kwargs):
         data = {}
@@ -296,17 +282,8 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
     pit = forms.ChoiceField(label=_("pit"), required=False)
     verzaakt = forms.ChoiceField(label=_("verzaakt"), required=False)
 
-    INPUTS = (
-        "playing",
-        "points_a",
-        "points_b",
-        "roem_a",
-        "roem_b",
-        "declared_a",
-        "declared_b",
-        "pit",
-        "verzaakt",
-    )
+    #: The grid has no trump column (the roefel's clubs are filled in by the service).
+    INPUTS = tuple(name for name in HAND_INPUTS if name != "trump")
 
     def __init__(self, *args, number, declared=False, **kwargs):
         super().__init__(*args, **kwargs)

@@ -116,7 +116,7 @@ from common.tabular import (
 from scoring import rules
 from scoring.messages import hand_message
 from scoring.models import Adjustment, AuditEntry, Game, Hand
-from scoring.services import game_counts
+from scoring.services import HAND_INPUTS, game_counts
 from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
 
 from .handlog import ALIASES, COLUMNS, NAMES, POSITION, REQUIRED, TITLES
@@ -1028,16 +1028,7 @@ def _stored_fingerprints(evenings):
         .values_list(
             "game__table_id",
             "number",
-            "playing",
-            "trump",
-            "points_a",
-            "points_b",
-            "roem_a",
-            "roem_b",
-            "declared_a",
-            "declared_b",
-            "pit",
-            "verzaakt",
+            *HAND_INPUTS,
         )
     ):
         hands[row[0]].append(tuple(row[1:]))
