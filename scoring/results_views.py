@@ -13,10 +13,11 @@ from clubs.models import Member
 from clubs.permissions import club_required
 from common.params import id_or_404
 from tournaments.models import Competition, Evening
+from tournaments.words import describe_settings
 
 from . import standings
 from .results_tables import EveningResultTable, StandingsTable, standings_columns
-from .results_words import describe_evening, describe_settings
+from .results_words import describe_evening
 
 
 def _competition(club, pk):

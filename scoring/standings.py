@@ -389,21 +389,25 @@ def ranking_settings(competition):
     )
 
 
-#: The side rankings a season can show beside its main standings
-#: (``Competition.side_rankings``), each a ranking definition of its own: every
-#: counting evening (no best N), no minimum attendance.
-SIDE_RANKINGS = {
-    "points": RankingSettings(basis=Basis.TOTAL),
-    "marsen": RankingSettings(basis=Basis.MARSEN),
-}
+def side_ranking_settings(side) -> RankingSettings:
+    """A side ranking's definition (``Competition.side_ranking_definitions``) as
+    ranking settings: its kind's basis, its own best N and minimum, no tie-breaks."""
+    return RankingSettings.of(
+        basis=side.basis, best_of=side.best_of, min_attendance=side.min_attendance
+    )
 
 
 def side_standings(*, competition: Competition, period=None) -> list[tuple[str, Standings]]:
-    """The competition's side rankings (puntenkampioen, most marsen), in its order."""
+    """The competition's side rankings (puntenkampioen, most marsen), in its order,
+    each by its own definition."""
     return [
-        (key, season_standings(competition=competition, period=period, settings=SIDE_RANKINGS[key]))
-        for key in competition.side_rankings
-        if key in SIDE_RANKINGS
+        (
+            str(side.kind),
+            season_standings(
+                competition=competition, period=period, settings=side_ranking_settings(side)
+            ),
+        )
+        for side in competition.side_ranking_definitions()
     ]
 
 

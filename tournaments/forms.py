@@ -16,6 +16,13 @@ from .rulesets import (
     ruleset_message,
 )
 
+#: The numbers of each side ranking's definition: the form's, not the model's fields.
+SIDE_FIELDS = tuple(
+    f"{kind}_{name}"
+    for kind in Competition.SideRanking.values
+    for name in ("best_of", "min_attendance")
+)
+
 
 def _rule_field(name):
     """The form field of one rule-set field: a choice, a number or yes/no."""
@@ -53,6 +60,32 @@ class CompetitionForm(forms.ModelForm):
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Shown beside the main standings, each ranked on its own."),
+    )
+    # Each side ranking's own definition (its basis follows from its kind); the
+    # numbers of a ranking not ticked are not kept.
+    points_best_of = forms.IntegerField(
+        label=_("Puntenkampioen: best evenings counted"),
+        min_value=1,
+        required=False,
+        help_text=_("Count only a player's best N evenings; empty counts all."),
+    )
+    points_min_attendance = forms.IntegerField(
+        label=_("Puntenkampioen: minimum attendance"),
+        min_value=0,
+        required=False,
+        help_text=_("Evenings a player must have played to be ranked."),
+    )
+    marsen_best_of = forms.IntegerField(
+        label=_("Most marsen: best evenings counted"),
+        min_value=1,
+        required=False,
+        help_text=_("Count only a player's best N evenings; empty counts all."),
+    )
+    marsen_min_attendance = forms.IntegerField(
+        label=_("Most marsen: minimum attendance"),
+        min_value=0,
+        required=False,
+        help_text=_("Evenings a player must have played to be ranked."),
     )
     ruleset_base = forms.ChoiceField(
         choices=Competition._meta.get_field("ruleset_preset").choices,
@@ -119,6 +152,11 @@ class CompetitionForm(forms.ModelForm):
         self.fields["absence_unit"].required = False
         self.fields["prize_rule"].required = False
         self.fields["ruleset_preset"].label = _("Start from")
+        sides = self.instance.side_ranking_definitions()
+        self.initial["side_rankings"] = [str(side.kind) for side in sides]
+        for side in sides:
+            self.initial[f"{side.kind}_best_of"] = side.best_of
+            self.initial[f"{side.kind}_min_attendance"] = side.min_attendance
         self.order_fields([*self.Meta.fields[:6], "ruleset_base", *RULE_FIELDS])
 
     def rule_fields(self):
@@ -174,7 +212,31 @@ class CompetitionForm(forms.ModelForm):
                 self.instance.ruleset_overrides = data["ruleset_overrides"]
         for name in (*RULE_FIELDS, "ruleset_base"):
             data.pop(name, None)
+        if "side_rankings" in data:
+            data["side_rankings"] = self._side_rankings(data)
+        for name in SIDE_FIELDS:
+            data.pop(name, None)
         return data
+
+    def _side_rankings(self, data):
+        """The ticked side rankings as the model stores them, each with its best N
+        and minimum. A number not sent at all (a request that did not come from
+        this form) keeps what the competition has."""
+        kept = {str(side.kind): side for side in self.instance.side_ranking_definitions()}
+        chosen = []
+        for kind in Competition.SideRanking.values:
+            if kind not in data["side_rankings"]:
+                continue
+            definition = {"kind": kind}
+            for name, default in (("best_of", None), ("min_attendance", 0)):
+                field = f"{kind}_{name}"
+                if self.add_prefix(field) in self.data:
+                    value = data.get(field)
+                else:
+                    value = getattr(kept[kind], name) if kind in kept else None
+                definition[name] = default if value is None else value
+            chosen.append(definition)
+        return chosen
 
     def _chosen_values(self, data):
         """The rule-set fields as chosen. A field follows the chosen preset when it

@@ -87,12 +87,16 @@ class Competition(models.Model):
         name="PrizeRule",
     )
 
-    class SideRanking(models.TextChoices):
-        """Rankings shown beside the main standings; each is its own definition
-        (``scoring.standings.SIDE_RANKINGS``)."""
-
-        POINTS = "points", _("puntenkampioen: most total points over every counting evening")
-        MARSEN = "marsen", _("most marsen over every counting evening")
+    #: Rankings shown beside the main standings; each is a definition of its own
+    #: (``side_rankings``: the kind fixes the basis, the club the best N and minimum).
+    SideRanking = text_choices(
+        ranking_rules.Side,
+        {
+            ranking_rules.Side.POINTS: _("puntenkampioen: most total points"),
+            ranking_rules.Side.MARSEN: _("most marsen"),
+        },
+        name="SideRanking",
+    )
 
     TieBreak = text_choices(
         ranking_rules.TieBreak,
@@ -220,7 +224,11 @@ class Competition(models.Model):
         _("other rankings"),
         default=list,
         blank=True,
-        help_text=_("Shown beside the main standings."),
+        help_text=_(
+            "Shown beside the main standings, each its own definition: "
+            '[{"kind": "points", "best_of": null, "min_attendance": 0}]; kind "points" '
+            '(puntenkampioen) or "marsen", best_of empty for every evening.'
+        ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -336,11 +344,18 @@ class Competition(models.Model):
 
     def clean(self):
         """The tie-break order names known tie-breaks, each once; the side rankings
-        are known ones; a "first N" prize rule says N; the rule set is the preset
-        with the overrides, checked by the scoring core (the overrides are stored as
-        the core gives them: only what differs)."""
+        are known ones, each once, with a best N of at least 1 (or none) and a
+        minimum of 0 or more; a "first N" prize rule says N; the rule set is the
+        preset with the overrides, checked by the scoring core (the overrides are
+        stored as the core gives them: only what differs)."""
         errors = {}
-        for check in (self._clean_tie_breaks, self._clean_prizes, self._clean_ruleset):
+        checks = (
+            self._clean_tie_breaks,
+            self._clean_side_rankings,
+            self._clean_prizes,
+            self._clean_ruleset,
+        )
+        for check in checks:
             try:
                 check()
             except ValidationError as exc:
@@ -354,11 +369,57 @@ class Competition(models.Model):
         except ValidationError as exc:
             raise ValidationError({"tie_breaks": exc}) from exc
 
+    def _clean_side_rankings(self):
+        """Each side ranking a ``{"kind", "best_of", "min_attendance"}`` object,
+        stored in full and in the order of the choices."""
+        value = self.side_rankings
+        unknown = ValidationError({"side_rankings": _("Unknown ranking.")}, code="unknown")
+        if not isinstance(value, list):
+            raise unknown
+        found = {}
+        for item in value:
+            if (
+                not isinstance(item, dict)
+                or item.get("kind") not in self.SideRanking.values
+                or set(item) - {"kind", "best_of", "min_attendance"}
+            ):
+                raise unknown
+            label = self.SideRanking(item["kind"]).label
+            if item["kind"] in found:
+                raise ValidationError(
+                    {"side_rankings": _("Each ranking once.")}, code="ranking_twice"
+                )
+            best_of = item.get("best_of")
+            if best_of is not None and not _whole(best_of, least=1):
+                raise ValidationError(
+                    {
+                        "side_rankings": _(
+                            "%(ranking)s: the best evenings counted is a whole number of at "
+                            "least 1, or empty to count every evening."
+                        )
+                        % {"ranking": label}
+                    },
+                    code="side_best_of",
+                )
+            minimum = item.get("min_attendance", 0)
+            if not _whole(minimum, least=0):
+                raise ValidationError(
+                    {
+                        "side_rankings": _(
+                            "%(ranking)s: the minimum attendance is a whole number, 0 or more."
+                        )
+                        % {"ranking": label}
+                    },
+                    code="side_min_attendance",
+                )
+            found[item["kind"]] = ranking_rules.SideRanking.from_json(item).to_json()
+        self.side_rankings = [found[kind] for kind in self.SideRanking.values if kind in found]
+
+    def side_ranking_definitions(self) -> list[ranking_rules.SideRanking]:
+        """The side rankings as ranking definitions, in the order they are shown."""
+        return [ranking_rules.SideRanking.from_json(item) for item in self.side_rankings]
+
     def _clean_prizes(self):
-        side = self.side_rankings
-        if not isinstance(side, list) or any(v not in self.SideRanking.values for v in side):
-            raise ValidationError({"side_rankings": _("Unknown ranking.")})
-        self.side_rankings = [v for v in self.SideRanking.values if v in side]
         if self.prize_rule == self.PrizeRule.FIRST_N and not self.prize_places:
             raise ValidationError({"prize_places": _("Say how many places win a prize.")})
 
@@ -393,6 +454,11 @@ class Competition(models.Model):
         # An override like any other (``Competition(hands_per_game=12)`` works);
         # clean() drops it again when it equals the preset's.
         self.ruleset_overrides = {**(self.ruleset_overrides or {}), "hands_per_game": value}
+
+
+def _whole(value, *, least):
+    """``value`` is a whole number (not a yes/no) of at least ``least``."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
 
 
 class Period(models.Model):

@@ -5,9 +5,10 @@ enums and ``scoring.ranking`` applies them. The values are what the database
 and the tie-break lists store.
 """
 
+from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Basis", "PrizeRule", "TieBreak"]
+__all__ = ["Basis", "PrizeRule", "Side", "SideRanking", "TieBreak"]
 
 
 class Basis(StrEnum):
@@ -43,3 +44,48 @@ class TieBreak(StrEnum):
     ROEM = "roem"
     AVERAGE = "average"
     HEAD_TO_HEAD = "head_to_head"
+
+
+class Side(StrEnum):
+    """A ranking a season can show beside its main standings; the kind fixes its
+    basis (:data:`SIDE_BASES`), the club sets its best N and minimum."""
+
+    POINTS = "points"
+    """The puntenkampioen: the most total points."""
+    MARSEN = "marsen"
+    """The most marsen."""
+
+
+#: What each side ranking compares first.
+SIDE_BASES = {Side.POINTS: Basis.TOTAL, Side.MARSEN: Basis.MARSEN}
+
+
+@dataclass(frozen=True, slots=True)
+class SideRanking:
+    """One side ranking's definition, as ``Competition.side_rankings`` stores it
+    (``{"kind": "points", "best_of": 6, "min_attendance": 4}``): a player's best
+    ``best_of`` counting evenings (``None``: every one), ranked from
+    ``min_attendance`` evenings played (0: no minimum)."""
+
+    kind: Side
+    best_of: int | None = None
+    min_attendance: int = 0
+
+    @property
+    def basis(self) -> Basis:
+        return SIDE_BASES[self.kind]
+
+    @classmethod
+    def from_json(cls, value: dict) -> "SideRanking":
+        return cls(
+            kind=Side(value["kind"]),
+            best_of=value.get("best_of") or None,
+            min_attendance=value.get("min_attendance") or 0,
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "kind": str(self.kind),
+            "best_of": self.best_of,
+            "min_attendance": self.min_attendance,
+        }

@@ -20,6 +20,7 @@ from . import selectors, services
 from .forms import CompetitionForm, EveningForm, GuestForm, PairForm, PeriodForm
 from .models import Attendance, Competition, Evening, Pair, Period, Round, Seat
 from .rulesets import describe_ruleset
+from .words import describe_settings
 
 
 def _competition(club, pk):
@@ -126,7 +127,8 @@ def competition_detail(request, club, pk):
         "pairs": competition.pairs.select_related("first", "second"),
         "periods": competition.periods.all(),
         "can_manage": can_manage,
-        "ruleset_words": describe_ruleset(competition.ruleset()) + competition.describe_draw(),
+        # The rules of play, then the ranking, scores and prizes as the standings state them.
+        "ruleset_words": describe_ruleset(competition.ruleset()) + describe_settings(competition),
         "pair_form": PairForm(club=club) if can_manage else None,
         "period_form": PeriodForm() if can_manage else None,
     }

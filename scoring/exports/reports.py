@@ -19,8 +19,9 @@ from common.formatting import day_text
 from scoring import rules, standings
 from scoring.models import Game, Hand
 from scoring.results_tables import standings_columns
-from scoring.results_words import describe_evening, describe_settings
+from scoring.results_words import describe_evening
 from tournaments.models import Competition, Evening, Round, Seat
+from tournaments.words import describe_settings
 
 
 @dataclass

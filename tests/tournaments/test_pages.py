@@ -301,7 +301,7 @@ def test_dates_in_words_follow_the_language(club):
     evening = factories.evening(season, datetime.date(2026, 10, 6))
     evening.counts_for_ranking = False
     evening.save()
-    from scoring.results_words import describe_settings
+    from tournaments.words import describe_settings
 
     with translation.override("nl"):
         assert str(evening).endswith("6 oktober 2026")

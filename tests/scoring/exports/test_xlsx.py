@@ -10,8 +10,8 @@ from common.formatting import average_value
 from scoring import standings
 from scoring.exports import handlog, reports, xlsx
 from scoring.models import Adjustment, Hand
-from scoring.results_words import describe_settings
 from tournaments.models import Seat
+from tournaments.words import describe_settings
 
 from .conftest import read_xlsx
 

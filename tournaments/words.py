@@ -1,0 +1,164 @@
+"""A competition's rules in plain words, so every player can check by hand.
+
+The standings and evening pages (``scoring.results_views``), their files
+(``scoring.exports.reports``) and the competition page state these sentences;
+they depend only on the competition, so they live here, below the results.
+"""
+
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from .models import Competition
+
+__all__ = ["describe_prizes", "describe_scores", "describe_settings", "describe_side_ranking"]
+
+
+def describe_settings(competition, period=None):
+    """The ranking rules in plain words, so every player can check by hand."""
+    words = []
+    if competition.ranking_basis == Competition.RankingBasis.AVERAGE:
+        words.append(_("Ranked by average points per game."))
+    else:
+        words.append(_("Ranked by total points."))
+    if competition.best_of:
+        words.append(
+            ngettext(
+                "Only each player's best evening counts.",
+                "Only each player's best %(count)s evenings count.",
+                competition.best_of,
+            )
+            % {"count": competition.best_of}
+        )
+    if competition.min_attendance:
+        words.append(
+            ngettext(
+                "Players need %(count)s evening to be ranked; others are listed below the line.",
+                "Players need %(count)s evenings to be ranked; others are listed below the line.",
+                competition.min_attendance,
+            )
+            % {"count": competition.min_attendance}
+        )
+    labels = dict(Competition.TieBreak.choices)
+    if competition.tie_breaks:
+        order = ", ".join(str(labels[t]) for t in competition.tie_breaks)
+        words.append(
+            _("Equal points: %(order)s; still equal, the place is shared.") % {"order": order}
+        )
+    else:
+        words.append(_("Equal points share the place."))
+    words.extend(describe_scores(competition))
+    words.extend(describe_prizes(competition))
+    words.extend(describe_side_ranking(side) for side in competition.side_ranking_definitions())
+    excluded = competition.evenings.filter(counts_for_ranking=False).order_by("date")
+    if excluded:
+        days = ", ".join(date_format(e.date) for e in excluded)
+        words.append(_("Evenings that do not count: %(days)s.") % {"days": days})
+    if period is not None:
+        words.append(
+            _("Period %(name)s: %(start)s to %(end)s.")
+            % {
+                "name": period.name,
+                "start": date_format(period.start_date),
+                "end": date_format(period.end_date),
+            }
+        )
+    return words
+
+
+def describe_scores(competition):
+    """Sit-out, late arrival and absence scores in plain words."""
+    words = []
+    if competition.sitout_mars:
+        words.append(
+            _("Sitting out a round scores %(score)s and counts as a mars.")
+            % {"score": competition.sitout_score}
+        )
+    else:
+        words.append(
+            _("Sitting out a round scores %(score)s.") % {"score": competition.sitout_score}
+        )
+    words.extend(competition.describe_draw())
+    if competition.late_score is not None:
+        words.append(
+            _("A player who arrives late scores %(score)s for each round missed.")
+            % {"score": competition.late_score}
+        )
+    policy = competition.absence_policy
+    if policy == Competition.AbsencePolicy.LOWEST:
+        words.append(
+            _(
+                "Players who called in get the evening's lowest score: the lowest of "
+                "those who played the whole evening."
+            )
+        )
+    elif policy == Competition.AbsencePolicy.FIXED:
+        if competition.absence_unit == Competition.AbsenceUnit.EVENING:
+            words.append(
+                _("Players who called in get %(score)s for the evening.")
+                % {"score": competition.absence_score}
+            )
+        else:
+            words.append(
+                _("Players who called in get %(score)s per round.")
+                % {"score": competition.absence_score}
+            )
+    if policy != Competition.AbsencePolicy.NOTHING:
+        words.append(
+            _(
+                "An absence score counts for the season, but never takes a place, a prize "
+                "or the poedelprijs on the evening."
+            )
+        )
+    return words
+
+
+def describe_prizes(competition):
+    """The evening prizes in plain words."""
+    rule = competition.prize_rule
+    if rule == Competition.PrizeRule.FIRST_N:
+        prizes = ngettext(
+            "The evening's winner wins a prize.",
+            "The first %(count)s places of an evening win a prize.",
+            competition.prize_places or 1,
+        ) % {"count": competition.prize_places}
+    elif rule == Competition.PrizeRule.PER_FOUR:
+        prizes = _("An evening has 1 prize per 4 players (at least 1), for the first places.")
+    elif rule == Competition.PrizeRule.FORMULE_VAN_4:
+        prizes = _("Evening prizes by the formule van 4: places 1 to 4, then 8, 12, 16 and so on.")
+    else:
+        prizes = _("The evening's winner wins a prize.")
+    return [
+        prizes,
+        _("The lowest score of the evening wins the poedelprijs (not to a prize winner)."),
+    ]
+
+
+def describe_side_ranking(side):
+    """One side ranking's definition (a ``ranking_rules.SideRanking``) in a sentence."""
+    label = Competition.SideRanking(side.kind).label
+    if side.best_of is None and not side.min_attendance:
+        return _("Also ranked: the %(ranking)s (all counting evenings, no minimum).") % {
+            "ranking": label
+        }
+    if side.best_of:
+        counted = ngettext(
+            "each player's best evening",
+            "each player's best %(count)s evenings",
+            side.best_of,
+        ) % {"count": side.best_of}
+    else:
+        counted = _("all counting evenings")
+    if side.min_attendance:
+        minimum = ngettext(
+            "ranked from %(count)s evening played, others below the line",
+            "ranked from %(count)s evenings played, others below the line",
+            side.min_attendance,
+        ) % {"count": side.min_attendance}
+    else:
+        minimum = _("no minimum")
+    return _("Also ranked: the %(ranking)s (%(counted)s; %(minimum)s).") % {
+        "ranking": label,
+        "counted": counted,
+        "minimum": minimum,
+    }
