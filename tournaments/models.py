@@ -372,10 +372,13 @@ class Competition(models.Model):
     def _clean_side_rankings(self):
         """Each side ranking a ``{"kind", "best_of", "min_attendance"}`` object,
         stored in full and in the order of the choices."""
+
+        def refuse(message, code):
+            return ValidationError({"side_rankings": ValidationError(message, code=code)})
+
         value = self.side_rankings
-        unknown = ValidationError({"side_rankings": _("Unknown ranking.")}, code="unknown")
         if not isinstance(value, list):
-            raise unknown
+            raise refuse(_("Unknown ranking."), "unknown")
         found = {}
         for item in value:
             if (
@@ -383,35 +386,20 @@ class Competition(models.Model):
                 or item.get("kind") not in self.SideRanking.values
                 or set(item) - {"kind", "best_of", "min_attendance"}
             ):
-                raise unknown
+                raise refuse(_("Unknown ranking."), "unknown")
             label = self.SideRanking(item["kind"]).label
             if item["kind"] in found:
-                raise ValidationError(
-                    {"side_rankings": _("Each ranking once.")}, code="ranking_twice"
-                )
+                raise refuse(_("Each ranking once."), "ranking_twice")
             best_of = item.get("best_of")
             if best_of is not None and not _whole(best_of, least=1):
-                raise ValidationError(
-                    {
-                        "side_rankings": _(
-                            "%(ranking)s: the best evenings counted is a whole number of at "
-                            "least 1, or empty to count every evening."
-                        )
-                        % {"ranking": label}
-                    },
-                    code="side_best_of",
+                message = _(
+                    "%(ranking)s: the best evenings counted is a whole number of at "
+                    "least 1, or empty to count every evening."
                 )
-            minimum = item.get("min_attendance", 0)
-            if not _whole(minimum, least=0):
-                raise ValidationError(
-                    {
-                        "side_rankings": _(
-                            "%(ranking)s: the minimum attendance is a whole number, 0 or more."
-                        )
-                        % {"ranking": label}
-                    },
-                    code="side_min_attendance",
-                )
+                raise refuse(message % {"ranking": label}, "side_best_of")
+            if not _whole(item.get("min_attendance", 0), least=0):
+                message = _("%(ranking)s: the minimum attendance is a whole number, 0 or more.")
+                raise refuse(message % {"ranking": label}, "side_min_attendance")
             found[item["kind"]] = ranking_rules.SideRanking.from_json(item).to_json()
         self.side_rankings = [found[kind] for kind in self.SideRanking.values if kind in found]
 

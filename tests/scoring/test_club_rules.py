@@ -20,10 +20,12 @@ The lowest score of a whole evening is F's 54, not H's 12.
 """
 
 import datetime
+import html
 import io
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import services as scoring_services
@@ -412,4 +414,130 @@ def test_a_first_n_rule_needs_its_number(logged_in, club):
     assert "prize_rule" in page.context["form"].fields
     with pytest.raises(AssertionError):
         configure(logged_in, club, prize_rule="first_n", prize_places="")
+    assert not Competition.objects.filter(club=club).exists()
+
+
+def two_evenings(monkeypatch, competition, players, director):
+    """The evening of the module docstring (I sits out round 1), then a second one
+    without I where A and C win big:
+
+        evening 1  E, G 270   A, C 190   B, D 134   I 123   F 54   H 12
+        evening 2  A, C 320 (160 twice)   E, G 200   F, H 124   B, D 4
+    """
+    the_evening(monkeypatch, competition, players, director)
+    evening = new_evening(competition, director, datetime.date(2026, 10, 13))
+    check_in(evening, players, "ABCDEFGH", director)
+    seat(monkeypatch, players, [(["ABCD", "EFGH"], ""), (["ABCD", "EFGH"], "")])
+    play_round(evening, director, [160, 100])
+    play_round(evening, director, [160, 100])
+    services.evening_set_status(evening=evening, status="finished", by=director)
+
+
+def test_each_side_ranking_has_its_own_best_n_and_minimum(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(
+        logged_in,
+        club,
+        sitout_mars=True,
+        side_rankings=["points", "marsen"],
+        points_best_of=1,
+        points_min_attendance=2,
+        marsen_min_attendance=2,
+    )
+    assert competition.side_rankings == [
+        {"kind": "points", "best_of": 1, "min_attendance": 2},
+        {"kind": "marsen", "best_of": None, "min_attendance": 2},
+    ]
+    two_evenings(monkeypatch, competition, players, director)
+
+    # The main standings: every evening, no minimum (the competition's own definition).
+    main = by_name(standings.season_standings(competition=competition), players)
+    assert (main["A"].points, main["E"].points, main["I"].points) == (510, 470, 123)
+    assert main["I"].rank is not None
+
+    sides = dict(standings.side_standings(competition=competition))
+    points = by_name(sides["points"], players)
+    # Best 1 evening each: A, C 320 (evening 2), E, G 270 (evening 1, not 200),
+    # B, D 134, F and H 124 (evening 2: H's 12 is dropped); I played once: below the line.
+    assert {name: line.points for name, line in points.items()} == {
+        "A": 320,
+        "C": 320,
+        "E": 270,
+        "G": 270,
+        "B": 134,
+        "D": 134,
+        "F": 124,
+        "H": 124,
+        "I": 123,
+    }
+    assert {name: line.rank for name, line in points.items()} == {
+        "A": 1,
+        "C": 1,
+        "E": 3,
+        "G": 3,
+        "B": 5,
+        "D": 5,
+        "F": 7,
+        "H": 7,
+        "I": None,
+    }
+    marsen = by_name(sides["marsen"], players)
+    # I's sit-out is the season's only mars, but I played one evening of the two needed.
+    assert (marsen["I"].marsen, marsen["I"].rank) == (1, None)
+    assert {line.rank for name, line in marsen.items() if name != "I"} == {1}
+
+    page = logged_in.get(
+        reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk}),
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    text = html.unescape(page.content.decode())
+    assert 'id="ranking-points"' in text and 'id="ranking-marsen"' in text
+    for sentence in (
+        "Also ranked: the puntenkampioen: most total points (each player's best evening; "
+        "ranked from 2 evenings played, others below the line).",
+        "Also ranked: the most marsen (all counting evenings; ranked from 2 evenings "
+        "played, others below the line).",
+    ):
+        assert sentence in text
+        assert sentence in html.unescape(
+            logged_in.get(competition.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").text
+        )
+    with translation.override("en"):
+        report = reports.standings_report(competition=competition)
+    assert any("each player's best evening" in note for note in report.notes)
+
+
+def test_the_settings_page_changes_a_side_ranking_and_keeps_it(logged_in, club):
+    competition = configure(
+        logged_in, club, side_rankings=["points"], points_best_of=6, points_min_attendance=4
+    )
+    url = reverse("tournaments:competition-edit", kwargs={"club": club.slug, "pk": competition.pk})
+    form = logged_in.get(url).context["form"]
+    assert form["side_rankings"].value() == ["points"]
+    assert (form["points_best_of"].value(), form["points_min_attendance"].value()) == (6, 4)
+    data = {
+        field.html_name: field.value()
+        for field in form
+        if not field.field.disabled and field.value() is not None and field.value() is not False
+    }
+    # Every evening counts now (the field emptied); the minimum stays.
+    data["points_best_of"] = ""
+    response = logged_in.post(url, data)
+    assert response.status_code == 302, response.context["form"].errors
+    competition.refresh_from_db()
+    assert competition.side_rankings == [{"kind": "points", "best_of": None, "min_attendance": 4}]
+    # Untick it: it is gone, with its numbers.
+    data.pop("side_rankings")
+    assert logged_in.post(url, data).status_code == 302
+    competition.refresh_from_db()
+    assert competition.side_rankings == []
+
+
+@pytest.mark.parametrize(
+    "bad", [{"points_best_of": 0}, {"points_min_attendance": -1}, {"marsen_best_of": "two"}]
+)
+def test_the_settings_page_refuses_a_bad_side_ranking(logged_in, club, bad):
+    with pytest.raises(AssertionError):
+        configure(logged_in, club, side_rankings=["points", "marsen"], **bad)
     assert not Competition.objects.filter(club=club).exists()

@@ -57,3 +57,38 @@ def test_hands_per_game_becomes_an_override_only_where_it_differs_from_the_prese
         Competition.objects.all().delete()
         Club.objects.all().delete()
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_side_rankings_become_definitions_with_what_the_keys_meant():
+    """Migration 0011: a list of keys becomes a list of definitions (every counting
+    evening, no minimum), in the order shown; back, each definition its key."""
+    before = [("tournaments", "0010_leagues_move_to_their_own_app")]
+    after = [("tournaments", "0011_side_ranking_definitions")]
+    apps = migrate(before)
+    Club = apps.get_model("clubs", "Club")
+    Competition = apps.get_model("tournaments", "Competition")
+    club = Club.objects.create(name="KC", slug="kc")
+    rows = {"both": ["marsen", "points"], "points": ["points"], "none": []}
+    for name, keys in rows.items():
+        Competition.objects.create(
+            club=club,
+            name=name,
+            start_date="2026-09-01",
+            end_date="2027-05-31",
+            side_rankings=keys,
+        )
+    try:
+        apps = migrate(after)
+        Competition = apps.get_model("tournaments", "Competition")
+        stored = dict(Competition.objects.values_list("name", "side_rankings"))
+        points = {"kind": "points", "best_of": None, "min_attendance": 0}
+        marsen = {"kind": "marsen", "best_of": None, "min_attendance": 0}
+        assert stored == {"both": [points, marsen], "points": [points], "none": []}
+        apps = migrate(before)  # and back
+        Competition = apps.get_model("tournaments", "Competition")
+        back = dict(Competition.objects.values_list("name", "side_rankings"))
+        assert back == {"both": ["points", "marsen"], "points": ["points"], "none": []}
+    finally:
+        Competition.objects.all().delete()
+        Club.objects.all().delete()
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
