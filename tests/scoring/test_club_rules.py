@@ -527,6 +527,12 @@ def test_the_settings_page_changes_a_side_ranking_and_keeps_it(logged_in, club):
     assert response.status_code == 302, response.context["form"].errors
     competition.refresh_from_db()
     assert competition.side_rankings == [{"kind": "points", "best_of": None, "min_attendance": 4}]
+    # A post without the numbers (not from this form) keeps the competition's.
+    data.pop("points_min_attendance")
+    data["points_best_of"] = 5
+    assert logged_in.post(url, data).status_code == 302
+    competition.refresh_from_db()
+    assert competition.side_rankings == [{"kind": "points", "best_of": 5, "min_attendance": 4}]
     # Untick it: it is gone, with its numbers.
     data.pop("side_rankings")
     assert logged_in.post(url, data).status_code == 302

@@ -1,5 +1,5 @@
-"""Migration 0003 moves a competition's hands per game into its rule-set overrides,
-so every competition plays exactly what it played before."""
+"""Data migrations keep what every competition had: 0003 moves its hands per game into
+its rule-set overrides, 0011 turns its side rankings' keys into definitions."""
 
 import pytest
 from django.db import connection
