@@ -374,6 +374,9 @@ def _column_help():
         "score_a": _("optional, checked: what each team banked"),
         "score_b": "",
         "sitout": _("optional: a player who sat out the round, name under north, this score here"),
+        "sitout_marsen": _(
+            "optional: the marsen a sit-out counts (1 where a sit-out scores a mars)"
+        ),
     }
     return [
         {"name": key, "title": handlog.TITLES[key], "meaning": meaning[key]}

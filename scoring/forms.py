@@ -6,6 +6,8 @@ minus them. Both may be typed (a cross-check): then they must add up to 162.
 The messages are the ones the rules core and the database constraints use.
 """
 
+from types import SimpleNamespace
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
@@ -15,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from common.text import validate_one_line
 
 from .messages import MESSAGES
-from .models import Adjustment, Hand, Suit, Team
+from .models import Adjustment, Hand, Suit, Team, sheet_mark
 from .services import HAND_INPUTS, HandInput
 
 HAND_TOTAL = 162
@@ -330,6 +332,16 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
             self.cleaned_data = {}
             return
         super().full_clean()
+
+    @property
+    def pit_mark(self):
+        """The pit column's mark as the score sheets write it (:func:`sheet_mark`):
+        M for the playing team's pit (mars), TP for the defenders' (tegenpit); empty
+        without a pit. Read from the row as shown: what was sent, or the stored hand."""
+        row = SimpleNamespace(
+            **{name: str(self[name].value() or "") for name in ("playing", "pit", "verzaakt")}
+        )
+        return sheet_mark(row, row.pit) if row.pit in Team.values else ""
 
     @staticmethod
     def initial_from(hand):

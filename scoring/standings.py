@@ -177,7 +177,8 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
 
 def _apply_substitutes(competition, tallies, evening_ids, *, confirmed_only=True):
     """Wegstrepen: each confirmed game a member played as a substitute replaces
-    their lowest own game of that evening (points and marsen) when it scored more.
+    their lowest own game of that evening (points, marsen and tegenpit) when it
+    scored more.
 
     Only where the competition allows it; otherwise a substitute's game counts
     for nobody but the three drawn players (``evening_tallies`` skips it). Each
@@ -189,15 +190,18 @@ def _apply_substitutes(competition, tallies, evening_ids, *, confirmed_only=True
     seats = Seat.objects.filter(round__evening_id__in=evening_ids, substitute_member__isnull=False)
     if confirmed_only:
         seats = seats.filter(table__game__status=Game.Status.CONFIRMED)
+    # Each game as (points, marsen, round, tegenpit): the lowest points go first,
+    # the round (one game per round) settles the order before the tegenpit.
     played = defaultdict(list)
-    for evening_id, member_id, number, points, marsen in seats.values_list(
+    for evening_id, member_id, number, points, marsen, tegenpit in seats.values_list(
         "round__evening_id",
         "substitute_member_id",
         "round__number",
         _per_team("table__game__total_a", "table__game__total_b"),
         _per_team("table__game__marsen_a", "table__game__marsen_b"),
+        _per_team("table__game__tegenpit_a", "table__game__tegenpit_b"),
     ):
-        played[(evening_id, member_id)].append((points or 0, marsen or 0, number))
+        played[(evening_id, member_id)].append((points or 0, marsen or 0, number, tegenpit or 0))
     if not played:
         return {}
     own = Seat.objects.filter(
@@ -208,18 +212,19 @@ def _apply_substitutes(competition, tallies, evening_ids, *, confirmed_only=True
     if confirmed_only:
         own = own.filter(table__game__status=Game.Status.CONFIRMED)
     games = defaultdict(list)
-    for evening_id, member_id, number, points, marsen in own.values_list(
+    for evening_id, member_id, number, points, marsen, tegenpit in own.values_list(
         "round__evening_id",
         "member_id",
         "round__number",
         _per_team("table__game__total_a", "table__game__total_b"),
         _per_team("table__game__marsen_a", "table__game__marsen_b"),
+        _per_team("table__game__tegenpit_a", "table__game__tegenpit_b"),
     ):
-        games[(evening_id, member_id)].append((points or 0, marsen or 0, number))
+        games[(evening_id, member_id)].append((points or 0, marsen or 0, number, tegenpit or 0))
     struck = {}
     for key, substitute_games in played.items():
         lowest_first = sorted(games.get(key, []))
-        for (points, marsen, number), (low_points, low_marsen, low_number) in zip(
+        for (points, marsen, number, tegenpit), (low_points, low_marsen, low_number, low_tp) in zip(
             sorted(substitute_games, reverse=True), lowest_first, strict=False
         ):
             if points <= low_points:
@@ -227,6 +232,7 @@ def _apply_substitutes(competition, tallies, evening_ids, *, confirmed_only=True
             tally = tallies[key[0]][key[1]]
             tally.points += points - low_points
             tally.marsen += marsen - low_marsen
+            tally.tegenpit += tegenpit - low_tp
             if low_number in tally.rounds:
                 tally.rounds[low_number] = points
             struck.setdefault(key, []).append((low_number, number))

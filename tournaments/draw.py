@@ -215,6 +215,12 @@ every other pair once per cycle; see :func:`pairs_draw`). The club movement
   out once).
 - A pair that leaves keeps its place as an empty slot (``None``): the pair it
   would have met sits out that round, the others keep moving.
+- The places are fixed by the pairs of round 1: a pair that comes later does not
+  reshuffle them (no round already drawn changes, and no other pair's movement).
+  With an odd number of pairs in round 1 the first pair to come late takes the
+  empty staying place of table ``T`` (:func:`movement_join`): it meets the moving
+  pair that would have sat out there, and the bye is gone. Any other late pair has
+  no place in the running movement.
 """
 
 from __future__ import annotations
@@ -241,6 +247,7 @@ __all__ = [
     "TableDraw",
     "evening_draw",
     "individual_draw",
+    "movement_join",
     "movement_positions",
     "pairs_draw",
     "repeat_counts",
@@ -740,6 +747,30 @@ def movement_positions(
     for table, i in enumerate(stayers):
         slots[2 * table + stay] = pairs[i]
     return [pair for pair in slots if pair is not None]
+
+
+def movement_join(
+    positions: Sequence[tuple[P, P]],
+    pair: tuple[P, P] | None,
+    *,
+    movement: Movement | str,
+) -> list[tuple[P, P]]:
+    """The positions with a late ``pair`` in the empty staying place of the last table.
+
+    ``positions`` are the pairs of round 1 in position order (see
+    :func:`movement_positions`). Only an odd number of them leaves that place
+    empty; with an even number (or no ``pair``) they come back unchanged and the
+    pair has no place. Every other pair keeps its position, so every round's
+    tables stay as they were but the last table's, where the late pair now meets
+    the moving pair that would have had a bye.
+    """
+    movement = Movement(movement)
+    positions = list(positions)
+    if pair is None or movement is Movement.ROUND_ROBIN or len(positions) % 2 == 0:
+        return positions
+    slots = _movement_slots(positions, movement)
+    slots[slots.index(None)] = pair
+    return slots  # type: ignore[return-value]
 
 
 # --- helpers ---------------------------------------------------------------------

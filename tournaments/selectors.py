@@ -140,3 +140,47 @@ def round_plan(*, round_: Round):
         )
     sitouts.sort(key=lambda s: s.player_name)
     return plan, sitouts
+
+
+@dataclass(frozen=True)
+class LatePair:
+    """A pair that came after round 1, and where it sits in this round (or None)."""
+
+    number: int
+    names: str
+    table: int | None
+
+
+def round_late_pairs(*, round_: Round) -> list[LatePair]:
+    """The pairs of a pairs competition that are present but were not in round 1.
+
+    From round 2 on: the pairs with both players present now and neither drawn in
+    round 1 (at a table or sitting out), each with the table it plays at in this
+    round. Empty for round 1 and for individual competitions (no query then).
+    """
+    competition = round_.evening.competition
+    if competition.kind != Competition.Kind.PAIRS or round_.number < 2:
+        return []
+    present = set(
+        Attendance.objects.filter(
+            evening_id=round_.evening_id, status=Attendance.Status.PRESENT
+        ).values_list("member_id", flat=True)
+    )
+    seats = Seat.objects.filter(
+        round__evening_id=round_.evening_id,
+        round__number__in=[1, round_.number],
+        member__isnull=False,
+    ).values_list("round__number", "member_id", "table__number")
+    first_round, table_of = set(), {}
+    for number, member_id, table in seats:
+        if number == 1:
+            first_round.add(member_id)
+        if number == round_.number:
+            table_of[member_id] = table
+    late = []
+    for pair in competition.pairs.select_related("first", "second").order_by("number"):
+        players = {pair.first_id, pair.second_id}
+        if players <= present and not players & first_round:
+            names = f"{pair.first.name} & {pair.second.name}"
+            late.append(LatePair(pair.number, names, table_of.get(pair.first_id)))
+    return late

@@ -296,20 +296,30 @@ def _draw_message(exc, present):
 def _pairs_round(competition, evening, present, number):
     """A pair with a player missing keeps its place in the schedule as an empty slot.
 
-    The stay-and-move movements place the pairs of the evening (both players
-    checked in, present or left) once per evening: by number, or with an odd
+    The stay-and-move movements place the pairs of the evening once, when round 1
+    is drawn (both players checked in, present or left): by number, or with an odd
     number by the sit-out rota of the evenings before (``draw.movement_positions``).
-    A pair that checks in after the first round changes the places from its round on.
+    Later rounds keep those places: a pair that checks in after round 1 changes no
+    other pair's movement. It takes the empty staying place of an odd movement when
+    there is one (the first late pair, ``draw.movement_join``); otherwise it has no
+    place this evening (the round page says so).
     """
     here = set(present)
     pairs = [(pair.first_id, pair.second_id) for pair in competition.pairs.order_by("number")]
     movement = draw.Movement(competition.movement)
     if movement is not draw.Movement.ROUND_ROBIN:
-        came = set(
-            evening.attendances.filter(
-                status__in=[Attendance.Status.PRESENT, Attendance.Status.LEFT]
-            ).values_list("member_id", flat=True)
-        )
+        if number == 1:
+            came = set(
+                evening.attendances.filter(
+                    status__in=[Attendance.Status.PRESENT, Attendance.Status.LEFT]
+                ).values_list("member_id", flat=True)
+            )
+        else:  # the pairs of round 1, at a table or sitting out
+            came = set(
+                Seat.objects.filter(
+                    round__evening=evening, round__number=1, member__isnull=False
+                ).values_list("member_id", flat=True)
+            )
         earlier = Counter(
             Seat.objects.filter(
                 round__evening__competition=competition,
@@ -317,13 +327,30 @@ def _pairs_round(competition, evening, present, number):
                 table__isnull=True,
             ).values_list("member_id", flat=True)
         )
+        late = [pair for pair in pairs if not set(pair) <= came]
         pairs = draw.movement_positions(
             [pair for pair in pairs if set(pair) <= came],
             sitouts={pair: earlier[pair[0]] for pair in pairs},
             movement=movement,
         )
+        if number > 1:
+            pairs = draw.movement_join(pairs, _late_pair(evening, late, here), movement=movement)
     slots = [pair if set(pair) <= here else None for pair in pairs]
     return draw.pairs_draw(slots, round_number=number, movement=movement)
+
+
+def _late_pair(evening, late, here):
+    """The late pair that holds the empty place of an odd movement: the one seated
+    in an earlier round of the evening (it keeps the place, also when it left),
+    else the first present by number; None when no late pair is here."""
+    seated = set(
+        Seat.objects.filter(round__evening=evening, member__isnull=False).values_list(
+            "member_id", flat=True
+        )
+    )
+    return next((pair for pair in late if pair[0] in seated), None) or next(
+        (pair for pair in late if set(pair) <= here), None
+    )
 
 
 def _store_draw(round_, result, competition, by):

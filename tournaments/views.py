@@ -354,6 +354,8 @@ def round_detail(request, club, pk):
         if can_manage and round_.evening.is_open
         else [],
         "wall": wall,
+        "late_pairs": selectors.round_late_pairs(round_=round_),
+        "movement": round_.evening.competition.movement,
     }
     if context["empty_seats"]:
         context["substitute_candidates"] = selectors.substitute_candidates(round_=round_)

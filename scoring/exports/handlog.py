@@ -38,6 +38,8 @@ score_a     what each team banked for the hand
 score_b
 sitout      a sit-out row: the score of the player in ``north`` who sat out the
             round; ``table``, ``hand`` and the other columns stay empty
+sitout_     a sit-out row only: the marsen the sit-out counts (1 where the club
+marsen      gives a sit-out a mars, ``Competition.sitout_mars``); empty is 0
 ==========  =====================================================================
 
 Both files (CSV and .xlsx) title the columns in the active language
@@ -81,6 +83,7 @@ COLUMNS = (
     "score_a",
     "score_b",
     "sitout",
+    "sitout_marsen",
 )
 #: A file without one of these cannot be imported.
 REQUIRED = (
@@ -123,6 +126,7 @@ TITLES = {
     "score_a": _("Score wij"),
     "score_b": _("Score zij"),
     "sitout": _("Sit-out score"),
+    "sitout_marsen": _("Sit-out marsen"),
 }
 
 #: Titles a club's own spreadsheet may use, besides the column names and TITLES.
@@ -149,6 +153,7 @@ ALIASES = {
     "score_a": ("totaal wij", "score wij", "banked wij"),
     "score_b": ("totaal zij", "score zij", "banked zij"),
     "sitout": ("uitloter", "stilzitten", "sit out", "sitout score"),
+    "sitout_marsen": ("marsen uitloter", "uitloter marsen", "sit out marsen", "sitout mars"),
 }
 
 
@@ -187,6 +192,7 @@ class HandLogRow(NamedTuple):
     score_a: int | None
     score_b: int | None
     sitout: int | None
+    sitout_marsen: int | None
 
 
 def seat_names(competition):
@@ -277,6 +283,7 @@ def hand_log_rows(competition: Competition, *, names=None):
                     score_a,
                     score_b,
                     None,
+                    None,
                 ),
             )
 
@@ -285,14 +292,16 @@ def hand_log_rows(competition: Competition, *, names=None):
             evening__competition=competition, kind=Adjustment.Kind.SITOUT, round__isnull=False
         )
         .order_by("evening__date", "round__number", "member__name", "pk")
-        .values_list("evening__date", "round__number", "member__name", "points")
+        .values_list("evening__date", "round__number", "member__name", "points", "marsen")
     )
 
     def sitout_rows():
-        for date, round_number, name, points in sitouts:
+        for date, round_number, name, points, marsen in sitouts:
             yield (
                 (date, round_number, 1, 0, 0),
-                HandLogRow(date, round_number, *(None,) * 2, name, *(None,) * 16, points),
+                HandLogRow(
+                    date, round_number, *(None,) * 2, name, *(None,) * 16, points, marsen or None
+                ),
             )
 
     for _key, row in heapq.merge(hand_rows(), sitout_rows(), key=lambda item: item[0]):

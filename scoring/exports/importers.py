@@ -215,6 +215,7 @@ class SitoutEntry:
     round: int
     name: str
     points: int
+    marsen: int = 0
 
 
 @dataclass
@@ -499,6 +500,7 @@ _POINTS = {"low": 0, "high": 162}
 _ROEM = {"low": 0, "high": 2000}
 _SCORE = {"low": 0, "high": 10000}
 _SITOUT = {"low": -10000, "high": 10000}
+_SITOUT_MARSEN = {"low": 0, "high": 99}
 _SITOUT_EMPTY = (
     "table",
     "hand",
@@ -614,6 +616,7 @@ def _read_rows(records, fields, preview, ruleset):
         "roem": _("Roem"),
         "score": _("A score"),
         "sitout": _("A sit-out score"),
+        "sitout_marsen": _("A sit-out's marsen"),
     }
     core = _("by the rule set (%(rules)s)") % {"rules": ruleset.label}
     sitout_only = _(
@@ -631,12 +634,20 @@ def _read_rows(records, fields, preview, ruleset):
                     row.problem(sitout_only, key)
             name = row.get("north", as_name)
             points = row.number_in("sitout", _SITOUT, what["sitout"])
+            marsen = row.number_in(
+                "sitout_marsen", _SITOUT_MARSEN, what["sitout_marsen"], required=False, default=0
+            )
             if row.problems:
                 for problem in row.problems:
                     preview.add(problem)
             else:
-                sitouts.append(SitoutEntry(number, when, round_number, name, points))
+                sitouts.append(SitoutEntry(number, when, round_number, name, points, marsen))
             continue
+        if not _is_empty(values.get("sitout_marsen")):
+            row.problem(
+                _("only a sit-out row has marsen in this column; leave this cell empty."),
+                "sitout_marsen",
+            )
         table = row.number_in("table", _TABLE, what["table"])
         hand = row.number_in("hand", _HAND, what["hand"])
         names = tuple(row.get(key, as_name) for key in NAMES)
@@ -1009,7 +1020,7 @@ def _evening_fingerprint(games, sitouts):
             )
             for game in games
         ),
-        frozenset((s.round, name_key(s.name), s.points) for s in sitouts),
+        frozenset((s.round, name_key(s.name), s.points, s.marsen) for s in sitouts),
     )
 
 
@@ -1046,10 +1057,10 @@ def _stored_fingerprints(evenings):
             )
         )
     sitouts = defaultdict(set)
-    for evening_id, round_number, name, points in Adjustment.objects.filter(
+    for evening_id, round_number, name, points, marsen in Adjustment.objects.filter(
         evening_id__in=ids, kind=Adjustment.Kind.SITOUT, member__isnull=False
-    ).values_list("evening_id", "round__number", "member__name", "points"):
-        sitouts[evening_id].add((round_number, name_key(name), points))
+    ).values_list("evening_id", "round__number", "member__name", "points", "marsen"):
+        sitouts[evening_id].add((round_number, name_key(name), points, marsen))
     return {pk: (frozenset(games[pk]), frozenset(sitouts[pk])) for pk in ids}
 
 
@@ -1394,6 +1405,7 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
                     kind=Adjustment.Kind.SITOUT,
                     member_id=member_id,
                     points=sitout.points,
+                    marsen=sitout.marsen,
                     reason=_("Sat out round %(number)s") % {"number": sitout.round},
                     created_by=user,
                 )

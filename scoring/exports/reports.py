@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from common.columns import Column
 from common.formatting import day_text
 from scoring import rules, standings
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, sheet_mark
 from scoring.results_tables import standings_columns
 from scoring.results_words import describe_evening
 from tournaments.models import Competition, Evening, Round, Seat
@@ -221,14 +221,6 @@ def sheet_length(ruleset: rules.Ruleset) -> int:
     return min(math.ceil(2 * ruleset.target_score / 162) + 2, 40)
 
 
-def _mark(hand, team):
-    """The team's mark on the paper sheet: M for the playing team's pit (mars),
-    TP for the defenders' pit (tegenpit), V for the team that reneged."""
-    if hand.pit == team:
-        return "M" if team == hand.playing else "TP"
-    return "V" if hand.verzaakt == team else ""
-
-
 def _paper_split(hand, scores):
     """(points, roem) per team as written on paper, from a stored hand."""
     playing = hand.playing
@@ -238,7 +230,7 @@ def _paper_split(hand, scores):
         written = entered if not hand.nat else 0 if team == playing else rules.HAND_TOTAL
         points.append(written)
         roem.append(banked - written)
-        marks.append(_mark(hand, team))
+        marks.append(sheet_mark(hand, team))
         nat.append(hand.nat and team == playing)
     return tuple(points), tuple(roem), tuple(marks), tuple(nat)
 

@@ -92,6 +92,37 @@ def test_a_whole_sheet_is_saved_and_confirmed(director_client, director, table):
     assert director.username in game.confirmed_by
 
 
+def pit_cell(html, number):
+    """The mark in row ``number``'s pit cell of the grid (after its select), or ""."""
+    cell = re.search(rf'<td><select name="h{number}-pit".*?</select>(.*?)</td>', html, re.S)
+    texts = [text.strip() for text in re.split(r"<[^>]+>", cell.group(1)) if text.strip()]
+    return texts[0] if texts else ""
+
+
+def test_the_grid_marks_a_defenders_pit_tp_and_the_playing_teams_pit_m(director_client, table):
+    """As the score sheets write them (one formatter): hand 1 wij play and zij take
+    every trick (a tegenpit: TP), hand 2 zij play and take every trick (a mars: M)."""
+    rows = [
+        {"playing": "A", "points_a": "0", "pit": "B"},
+        {"playing": "B", "points_b": "162", "pit": "B"},
+    ] + [made(100)] * 14
+    assert director_client.post(sheet_url(table), sheet_data(rows)).status_code == 302
+    game = Game.objects.get(pk=table.game.pk)
+    assert (game.tegenpit_a, game.tegenpit_b, game.marsen_a, game.marsen_b) == (0, 1, 0, 1)
+    html = director_client.get(sheet_url(table)).text
+    assert (pit_cell(html, 1), pit_cell(html, 2)) == ("TP", "M")
+    assert 'class="pit tegenpit" title="tegenpit (de tegenspelers' in html
+    assert pit_cell(html, 3) == pit_cell(html, 17) == ""
+    # A refused sheet shows the marks of the rows as sent.
+    rows = [{"playing": "B", "points_b": "0", "pit": "A"}, made(100, roem_a="30")]
+    response = director_client.post(
+        sheet_url(table), sheet_data(rows, total_rows=16, reason="typo", version=game.version)
+    )
+    assert response.status_code == 422
+    assert pit_cell(response.text, 1) == "TP"
+    assert pit_cell(response.text, 2) == ""
+
+
 def test_a_sheet_with_bad_rows_shows_each_rows_error_and_saves_nothing(director_client, table):
     rows = [made(100)] * 16
     rows[2] = made(100, points_b="61")

@@ -248,3 +248,85 @@ def test_the_round_page_offers_the_undrawn_members_as_substitute(
     empty.refresh_from_db()
     assert empty.substitute_member == players["H"]
     assert "Speler H" in logged_in.get(round_.get_absolute_url()).content.decode()
+
+
+def play_hands(round_, director, rows):
+    """One hand per table, each (playing, points_a, pit, roem_b)."""
+    games = Game.objects.filter(table__round=round_).order_by("table__number")
+    for game, (playing, points_a, pit, roem_b) in zip(games, rows, strict=True):
+        row = scoring_services.HandInput(
+            playing=playing, points_a=points_a, points_b=162 - points_a, pit=pit, roem_b=roem_b
+        )
+        scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
+        scoring_services.game_confirm(game=game, name="Tegenpartij")
+
+
+def evening_of(monkeypatch, competition, players, director, first_hands, second_hands):
+    """The evening of the module's plan (H substitutes in round 1 on zij with F,
+    G in round 2), with the given hands."""
+    evening = services.evening_create(
+        competition=competition, date=datetime.date(2026, 10, 6), by=director
+    )
+    check_in(evening, players, NAMES, director)
+    seat(monkeypatch, players, [["ABCD", "EFG-"], ["ABCH", "DEF-"]])
+    first = services.round_draw(evening=evening, by=director)
+    services.seat_substitute_set(seat=empty_seat(first), member=players["H"], by=director)
+    play_hands(first, director, first_hands)
+    second = services.round_draw(evening=evening, by=director)
+    services.seat_substitute_set(seat=empty_seat(second), member=players["G"], by=director)
+    play_hands(second, director, second_hands)
+    return services.evening_set_status(evening=evening, status="finished", by=director)
+
+
+def test_wegstrepen_moves_the_tegenpit_of_the_substitute_game_in(
+    monkeypatch, logged_in, club, players, director
+):
+    """Round 1, table 2: wij (E, G) play and zij (F, H) take every trick: 162 + 100
+    = 262 and a tegenpit for F and H, no mars. H's own game (round 2, zij): 72.
+    Struck: H 262 with 1 tegenpit and 0 marsen; G's 0 struck for his 52."""
+    competition = configure(
+        logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
+    )
+    evening = evening_of(
+        monkeypatch,
+        competition,
+        players,
+        director,
+        [("A", 100, "", 0), ("A", 0, "B", 0)],
+        [("A", 90, "", 0), ("A", 110, "", 0)],
+    )
+    result = standings.evening_result(evening=evening)
+    assert result.struck[(evening.pk, players["H"].pk)] == [(2, 1)]
+    h = standings.player_stats(member=players["H"], competition=competition)
+    assert (h.points, h.marsen, h.tegenpit) == (262, 0, 1)
+    f = standings.player_stats(member=players["F"], competition=competition)
+    assert (f.points, f.marsen, f.tegenpit) == (262 + 110, 0, 1)
+    g = standings.player_stats(member=players["G"], competition=competition)
+    assert (g.points, g.marsen, g.tegenpit) == (52, 0, 0)
+
+
+def test_wegstrepen_takes_the_tegenpit_of_the_struck_game_out(
+    monkeypatch, logged_in, club, players, director
+):
+    """H's own game (round 2, table 1, zij with B): wij play and zij take every
+    trick, 262 and a tegenpit. H's substitute game (round 1, table 2, zij with F):
+    zij play and take every trick with 100 roem, 162 + 100 + 100 = 362 and a mars.
+    Struck: H 362 with 1 mars and no tegenpit (the struck game's goes with it)."""
+    competition = configure(
+        logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
+    )
+    evening = evening_of(
+        monkeypatch,
+        competition,
+        players,
+        director,
+        [("A", 100, "", 0), ("B", 0, "B", 100)],
+        [("A", 0, "B", 0), ("A", 110, "", 0)],
+    )
+    result = standings.evening_result(evening=evening)
+    assert result.struck[(evening.pk, players["H"].pk)] == [(2, 1)]
+    assert by_name(result, players)["H"].points == 362
+    h = standings.player_stats(member=players["H"], competition=competition)
+    assert (h.points, h.marsen, h.tegenpit) == (362, 1, 0)
+    b = standings.player_stats(member=players["B"], competition=competition)
+    assert (b.points, b.marsen, b.tegenpit) == (62 + 262, 0, 1)

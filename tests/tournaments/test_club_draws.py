@@ -4,12 +4,14 @@ stay and odd pairs move up a table (and its mirror), with the table plan, the
 score sheets and the standings checked against numbers worked out by hand."""
 
 import datetime
+import re
 from collections import Counter
 from io import BytesIO
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import services as scoring_services
@@ -312,3 +314,113 @@ def test_five_pairs_season_byes_by_turns_and_standings_by_hand(club, logged_in, 
     assert points == {a: 486, b: 467, c: 467, d: 543, e: 467}
     assert [(by_number[line.key], line.rank) for line in result.lines][:2] == [(d, 1), (a, 2)]
     assert {line.rank for line in result.lines if by_number[line.key] in (b, c, e)} == {3}
+
+
+# --- a pair that comes after round 1 ---------------------------------------------------
+
+
+def in_english(settings):
+    settings.LANGUAGE_CODE = "en"
+    return translation.override("en")
+
+
+def late_words(logged_in, round_):
+    page = logged_in.get(round_.get_absolute_url()).text
+    return [" ".join(p.split()) for p in re.findall(r'<p class="late-pair">(.*?)</p>', page, re.S)]
+
+
+def test_a_late_pair_takes_the_empty_place_of_an_odd_movement_and_nobody_else_moves(
+    club, logged_in, director, settings
+):
+    """Three pairs in round 1, even pairs staying: T = 2, the staying place of table 2
+    is empty. The rota (nobody has sat out) makes pairs 1 and 2 move, pair 1 reaching
+    table 2 first; pair 3 stays at table 1. Positions: 2, 3, 1, (empty).
+
+        round 1   table 1: 3 against 2   table 2: pair 1 sits out
+        round 2   table 1: 3 against 1   table 2: pair 2 would sit out, but pair 4
+                                         came late and takes the empty place: 4 against 2
+        round 3   table 1: 3 against 2   table 2: 4 against 1 (T + 1: round 1 again)
+
+    Pair 5 comes for round 3: no free place is left, it does not play; pair 4 keeps it.
+    """
+    competition, pairs = pairs_competition(
+        logged_in, club, director, 5, movement="even_stay", rounds_per_evening=3
+    )
+    first_three = [m for pair in pairs[:3] for m in (pair.first, pair.second)]
+    evening = evening_of(competition, director, 0, first_three)
+    round_1 = services.round_draw(evening=evening, by=director)
+    assert table_pairs(round_1) == {1: (3, 2)}
+    for member in (pairs[3].first, pairs[3].second):
+        services.attendance_set(evening=evening, member=member, status="present", by=director)
+    round_2 = services.round_draw(evening=evening, by=director)
+    assert table_pairs(round_2) == {1: (3, 1), 2: (4, 2)}
+    assert not round_2.seats.filter(table__isnull=True).exists()  # the bye is gone
+    four = f"Pair 4 ({pairs[3].first.name} &amp; {pairs[3].second.name})"
+    five = f"Pair 5 ({pairs[4].first.name} &amp; {pairs[4].second.name})"
+    takes = (
+        f"{four} came after round 1 and takes the empty place at table 2, where the "
+        "moving pair would have sat out. The other pairs move as drawn in round 1."
+    )
+    with in_english(settings):
+        assert late_words(logged_in, round_1) == []
+        assert late_words(logged_in, round_2) == [takes]
+    for member in (pairs[4].first, pairs[4].second):
+        services.attendance_set(evening=evening, member=member, status="present", by=director)
+    round_3 = services.round_draw(evening=evening, by=director)
+    assert table_pairs(round_3) == {1: (3, 2), 2: (4, 1)}
+    assert not round_3.seats.filter(member__in=[pairs[4].first, pairs[4].second]).exists()
+    assert table_pairs(Round.objects.get(pk=round_1.pk)) == {1: (3, 2)}
+    with in_english(settings):
+        assert late_words(logged_in, round_3) == [
+            takes,
+            f"{five} came after round 1: the movement was fixed when round 1 was drawn and "
+            "has no free place for it, so this pair does not play this evening. The other "
+            "pairs move as drawn in round 1.",
+        ]
+
+
+def test_a_late_pair_in_an_even_movement_has_no_place_and_the_movement_runs_on(
+    club, logged_in, director, settings
+):
+    """Four pairs in round 1 (T = 2), odd pairs moving: round 1 {1: (2, 1), 2: (4, 3)},
+    round 2 {1: (2, 3), 2: (4, 1)}, whether or not pair 5 comes before round 2."""
+    competition, pairs = pairs_competition(
+        logged_in, club, director, 5, movement="even_stay", rounds_per_evening=2
+    )
+    first_four = [m for pair in pairs[:4] for m in (pair.first, pair.second)]
+    evening = evening_of(competition, director, 0, first_four)
+    assert table_pairs(services.round_draw(evening=evening, by=director)) == {
+        1: (2, 1),
+        2: (4, 3),
+    }
+    for member in (pairs[4].first, pairs[4].second):
+        services.attendance_set(evening=evening, member=member, status="present", by=director)
+    round_2 = services.round_draw(evening=evening, by=director)
+    assert table_pairs(round_2) == {1: (2, 3), 2: (4, 1)}
+    assert not round_2.seats.filter(member__in=[pairs[4].first, pairs[4].second]).exists()
+    with in_english(settings):
+        assert len(late_words(logged_in, round_2)) == 1
+        assert "has no free place for it" in late_words(logged_in, round_2)[0]
+
+
+def test_a_late_pair_in_the_round_robin_plays_its_own_place(club, logged_in, director, settings):
+    """Four pairs, pair 4 late. The circle method with pairs 1-4: round 1 meets
+    1-4 and 2-3, round 2 1-3 and 4-2. Without pair 4 in round 1, pair 1 has the bye;
+    in round 2 pair 4 plays its own place (against 2), 1 against 3 as scheduled."""
+    competition, pairs = pairs_competition(
+        logged_in, club, director, 4, movement="round_robin", rounds_per_evening=2
+    )
+    first_three = [m for pair in pairs[:3] for m in (pair.first, pair.second)]
+    evening = evening_of(competition, director, 0, first_three)
+    round_1 = services.round_draw(evening=evening, by=director)
+    assert {frozenset(t) for t in table_pairs(round_1).values()} == {frozenset((2, 3))}
+    for member in (pairs[3].first, pairs[3].second):
+        services.attendance_set(evening=evening, member=member, status="present", by=director)
+    round_2 = services.round_draw(evening=evening, by=director)
+    assert {frozenset(t) for t in table_pairs(round_2).values()} == {
+        frozenset((1, 3)),
+        frozenset((2, 4)),
+    }
+    with in_english(settings):
+        (words,) = late_words(logged_in, round_2)
+        assert "plays its own place in the round robin" in words

@@ -31,6 +31,7 @@ from tournaments.draw import (
     TableDraw,
     evening_draw,
     individual_draw,
+    movement_join,
     movement_positions,
     pairs_draw,
     repeat_counts,
@@ -814,3 +815,34 @@ def test_players_present_at_the_same_rounds_sit_at_tables_of_three_equally_often
                 for counts in (history.threes_evening, history.threes_season):
                     mine = [counts.get(p, 0) for p in members if p[0] == c]
                     assert max(mine) - min(mine) <= 1
+
+
+@pytest.mark.parametrize(
+    ("movement", "joined"),
+    [
+        # Even pairs stay: the empty staying place of table 2 is position 4; odd pairs
+        # stay: position 3 (the late pair goes before the last mover).
+        ("even_stay", ["p2", "p3", "p1", "late"]),
+        ("odd_stay", ["p2", "p3", "late", "p1"]),
+    ],
+)
+def test_a_late_pair_joins_the_empty_staying_place_and_only_the_bye_changes(movement, joined):
+    names = {name: (f"{name}n", f"{name}s") for name in ("p1", "p2", "p3", "late")}
+    positions = [names[n] for n in ("p2", "p3", "p1")]
+    together = movement_join(positions, names["late"], movement=movement)
+    assert together == [names[n] for n in joined]
+    for number in range(1, 5):
+        before = pairs_draw(positions, round_number=number, movement=movement)
+        after = pairs_draw(together, round_number=number, movement=movement)
+        # The tables that were played stay as they were; the pair that had the bye
+        # now meets the late pair at table 2.
+        assert set(before.tables) < set(after.tables) and not after.sitouts
+        (new,) = set(after.tables) - set(before.tables)
+        assert new.number == 2 and set(before.sitouts) < set(new.seats)
+        assert set(names["late"]) < set(new.seats)
+
+
+def test_a_late_pair_has_no_place_in_an_even_movement_or_without_a_pair():
+    positions = [(1, 2), (3, 4), (5, 6), (7, 8)]
+    assert movement_join(positions, (9, 10), movement="even_stay") == positions
+    assert movement_join(positions[:3], None, movement="odd_stay") == positions[:3]

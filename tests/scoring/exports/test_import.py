@@ -2,6 +2,7 @@
 
 import csv
 import dataclasses
+import datetime
 import io
 import time
 import zipfile
@@ -14,11 +15,13 @@ from django.utils import translation
 from clubs.models import Club, Member
 from common.tabular import normalise_title
 from scoring import rules, standings
+from scoring import services as scoring_services
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, importers, xlsx
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tests import factories
 from tests.common import spreadsheets
+from tournaments import services as tournament_services
 from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -634,3 +637,90 @@ def test_a_name_with_a_line_break_is_a_row_problem(competition):
     problems = rejected(competition, csv_bytes(rows))
     assert [(p.row, p.column) for p in problems] == [(3, "north")]
     assert "line break" in problems[0].message
+
+
+# ---------------------------------------------------------------- a sit-out's mars
+
+
+def test_a_sit_outs_mars_goes_out_in_the_hand_log_and_comes_back_in_the_standings(club):
+    """Five players, ``sitout_mars`` on: the draw gives the sit-out 1600 and a mars.
+
+    The game, worked out by hand: hand 1 wij take every trick (162 + 100 = 262,
+    a mars for wij), hands 2-16 wij make 100 against 62. Wij 262 + 15 x 100 =
+    1762 with 1 mars each; zij 15 x 62 = 930 with none; the sit-out 1600 and 1 mars.
+    """
+    director = factories.role(club, "director")
+    competition = factories.competition(
+        club, rounds_per_evening=1, sitout_score=1600, sitout_mars=True
+    )
+    evening = factories.evening(
+        competition, datetime.date(2026, 10, 6), present=factories.members(club, 5)
+    )
+    round_ = tournament_services.round_draw(evening=evening, by=director, seed=3)
+    sheet = [
+        scoring_services.HandInput(playing="A", points_a=162, points_b=0, pit="A", trump="H")
+    ] + [scoring_services.HandInput(playing="A", points_a=100, points_b=62, trump="H")] * 15
+    game = Game.objects.get(table__round=round_)
+    scoring_services.game_enter_sheet(game=game, rows=sheet, by=director)
+    scoring_services.game_confirm(game=game, name="Tegenpartij")
+    tournament_services.evening_set_status(evening=evening, status="finished", by=director)
+    seats = {seat.position: seat.member.name for seat in Seat.objects.filter(round=round_)}
+    sat_out = Seat.objects.get(round=round_, table__isnull=True).member.name
+    expected = {
+        seats["N"]: (1762, 1),
+        seats["S"]: (1762, 1),
+        seats["E"]: (930, 0),
+        seats["W"]: (930, 0),
+        sat_out: (1600, 1),
+    }
+
+    def points_and_marsen(of):
+        result = standings.season_standings(competition=of)
+        return {result.names[line.key]: (line.points, line.marsen) for line in result.lines}
+
+    assert points_and_marsen(competition) == expected
+    with translation.override("en"):
+        data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
+    # The file itself: the sit-out row says 1600 and 1 mars, the hand rows no sit-out marsen.
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+    column = rows[0].index("Sit-out marsen")
+    north, table = rows[0].index("North"), rows[0].index("Table")
+    sitout_rows = [row for row in rows[1:] if row[north] == sat_out and not row[table]]
+    assert [(row[rows[0].index("Sit-out score")], row[column]) for row in sitout_rows] == [
+        ("1600", "1")
+    ]
+    assert {row[column] for row in rows[1:] if row[table]} == {""}
+    fresh = factories.club(name="Hersteld")
+    copy = importers.results_import_apply(
+        club=fresh,
+        new_competition={"name": competition.name},
+        data=data,
+        filename="backup.csv",
+        create_members=True,
+    ).competition
+    assert points_and_marsen(copy) == expected
+    assert Adjustment.objects.get(evening__competition=copy).marsen == 1
+    # Importing the same file again adds nothing: the sit-out's mars is part of the evening.
+    again = importers.results_import_apply(
+        club=fresh, competition=copy, data=data, filename="backup.csv"
+    )
+    assert again.skipped == [datetime.date(2026, 10, 6)] and again.hands == 0
+    with translation.override("en"):
+        assert csv_export.hand_log_csv(handlog.hand_log_rows(copy)) == data
+
+
+def test_sit_out_marsen_on_a_hand_row_are_refused(competition):
+    rows = game_rows(changes={3: {"sitout_marsen": 1}})
+    problems = rejected(competition, csv_bytes(rows))
+    assert [(p.row, p.column) for p in problems] == [(4, "sitout_marsen")]
+    assert "only a sit-out row" in problems[0].message
+
+
+def test_a_sit_out_row_without_marsen_scores_none(competition):
+    rows = game_rows() + [
+        {"date": "2026-10-06", "round": 1, "north": "Els", "sitout": 1600, "sitout_marsen": 1},
+        {"date": "2026-10-06", "round": 1, "north": "Frits", "sitout": 1600},
+    ]
+    apply(competition, csv_bytes(rows))
+    marsen = dict(Adjustment.objects.values_list("member__name", "marsen"))
+    assert marsen == {"Els": 1, "Frits": 0}

@@ -204,7 +204,8 @@ def database_hand_log(competition):
                 TEAM_WORD[hand.playing] if hand.nat else None,
                 hand.score_a,
                 hand.score_b,
-                None,
+                None,  # sitout
+                None,  # sitout_marsen
             ]
         )
     return rows
@@ -220,8 +221,9 @@ def test_hand_log_has_one_row_per_hand_with_real_values(season):
     assert all(cell.font.bold for cell in sheet[1])
     assert sheet.freeze_panes == "A2"
     rows = [list(row) for row in sheet.iter_rows(min_row=2, values_only=True)]
-    hands = [row for row in rows if row[-1] is None]
-    sitouts = [row for row in rows if row[-1] is not None]
+    sitout = handlog.COLUMNS.index("sitout")
+    hands = [row for row in rows if row[sitout] is None]
+    sitouts = [row for row in rows if row[sitout] is not None]
     expected = database_hand_log(competition)
     assert len(hands) == Hand.objects.count() == len(expected)
     for got, want in zip(hands, expected, strict=True):
@@ -229,8 +231,8 @@ def test_hand_log_has_one_row_per_hand_with_real_values(season):
         assert got[1:] == want[1:]
     assert all(type(v) is int for row in hands for v in row[1:4] + row[10:14] + row[19:21])
     assert len(sitouts) == Adjustment.objects.filter(kind="sitout").count() == 2
-    assert all(row[2] is None and row[3] is None and row[-1] == 1600 for row in sitouts)
-    assert sheet.auto_filter.ref == f"A1:V{len(rows) + 1}"
+    assert all(row[2] is None and row[3] is None and row[sitout] == 1600 for row in sitouts)
+    assert sheet.auto_filter.ref == f"A1:W{len(rows) + 1}"
 
 
 def test_an_empty_competition_gives_a_sheet_with_only_the_header(club):
