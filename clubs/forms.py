@@ -2,10 +2,147 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
+
 from .models import Club, ClubRole, Member
+from .rulesets import (
+    BOOLEAN_FIELDS,
+    CHOICES,
+    HELP,
+    LABELS,
+    MAX_HANDS_PER_GAME,
+    RULE_FIELDS,
+    RulesetPreset,
+    describe_ruleset,
+    ruleset_message,
+)
 
 
-class ClubForm(forms.ModelForm):
+def _rule_field(name):
+    """The form field of one rule-set field: a choice, a number or yes/no."""
+    options = {"label": LABELS[name], "help_text": HELP.get(name, ""), "required": False}
+    if name in CHOICES:
+        return forms.ChoiceField(choices=CHOICES[name], **options)
+    if name in BOOLEAN_FIELDS:
+        return forms.BooleanField(**options)
+    if name == "hands_per_game":
+        return forms.IntegerField(min_value=1, max_value=MAX_HANDS_PER_GAME, **options)
+    return forms.IntegerField(min_value=0, **options)
+
+
+class RulesetFieldsMixin:
+    """A model form's rule set: its ``ruleset_preset`` and every field of the rule set.
+
+    For the club's default rule set and a competition's own. The preset's values are
+    the fields' defaults; the director changes only what the club plays
+    differently, and that is stored as ``ruleset_overrides``. ``ruleset_base``
+    (hidden) is the preset the fields were shown with: a field still at that
+    preset's value follows the chosen preset, so choosing another preset without
+    JavaScript gives that preset's rules (static/js/ruleset-form.js does the same
+    in the page). A combination the scoring core refuses is refused on its field.
+    The form calls :meth:`add_ruleset_fields` in its ``__init__``.
+    """
+
+    def add_ruleset_fields(self, *, shown=None, locked=False):
+        """``shown``: the rule set the fields start from when the instance is new;
+        ``locked``: the rule set can no longer change."""
+        if self.instance.pk:
+            shown = self.instance.ruleset()
+        shown = shown or RULESETS[self.fields["ruleset_preset"].initial or "rotterdam"]
+        self.fields["ruleset_base"] = forms.ChoiceField(
+            choices=RulesetPreset.choices,
+            required=False,
+            widget=forms.HiddenInput,
+            initial=shown.name,
+            disabled=locked,
+        )
+        self.fields["ruleset_preset"].initial = shown.name
+        self.fields["ruleset_preset"].disabled = locked
+        self.fields["ruleset_preset"].label = _("Start from")
+        self.shown_ruleset = shown
+        values = shown.to_dict()
+        for name in RULE_FIELDS:
+            self.fields[name] = _rule_field(name)
+            self.fields[name].initial = values[name]
+            self.fields[name].disabled = locked
+
+    @staticmethod
+    def ruleset_field_names():
+        """The hidden base and the rule-set fields, for ``order_fields`` after the preset."""
+        return ["ruleset_base", *RULE_FIELDS]
+
+    def rule_fields(self):
+        """The bound fields of the rule set, for the template to group them."""
+        return [self[name] for name in ("ruleset_preset", *RULE_FIELDS)]
+
+    def other_fields(self):
+        """The bound visible fields that are not the rule set."""
+        rules = {"ruleset_preset", *RULE_FIELDS}
+        return [field for field in self.visible_fields() if field.name not in rules]
+
+    def ruleset_words(self):
+        """The rule set in plain words: the one entered when the core accepts it,
+        else the one the fields started from."""
+        try:
+            ruleset = ruleset_from(
+                self.cleaned_data["ruleset_preset"], self.cleaned_data["ruleset_overrides"]
+            )
+        except (AttributeError, KeyError, InvalidRuleset):
+            ruleset = self.shown_ruleset
+        return describe_ruleset(ruleset)
+
+    def presets_json(self):
+        """Every preset's values of the rule-set fields, for static/js/ruleset-form.js."""
+        return {
+            name: {
+                field: value for field, value in ruleset.to_dict().items() if field in RULE_FIELDS
+            }
+            for name, ruleset in RULESETS.items()
+        }
+
+    def clean(self):
+        data = super().clean()
+        preset = data.get("ruleset_preset")
+        if preset and all(name in data for name in RULE_FIELDS):
+            try:
+                ruleset = ruleset_from(preset, self._chosen_values(data))
+            except InvalidRuleset as exc:
+                self.add_error(
+                    exc.field if exc.field in RULE_FIELDS else None, ruleset_message(exc)
+                )
+            else:
+                data["ruleset_overrides"] = ruleset.overrides()
+                self.instance.ruleset_overrides = data["ruleset_overrides"]
+        for name in (*RULE_FIELDS, "ruleset_base"):
+            data.pop(name, None)
+        return data
+
+    def _chosen_values(self, data):
+        """The rule-set fields as chosen. A field follows the chosen preset when it
+        is still at the value of the preset the form was shown with
+        (``ruleset_base``), or left empty, or not sent at all (a request that did
+        not come from this form: no ``ruleset_base``, no tick boxes)."""
+        from_form = bool(data.get("ruleset_base"))
+        base = RULESETS[data.get("ruleset_base") or data["ruleset_preset"]].to_dict()
+        preset = RULESETS[data["ruleset_preset"]].to_dict()
+        chosen = {}
+        for name in RULE_FIELDS:
+            value = data[name]
+            empty = value in (None, "") if name not in BOOLEAN_FIELDS else not from_form
+            chosen[name] = preset[name] if empty or value == base[name] else value
+        return chosen
+
+
+class ClubForm(RulesetFieldsMixin, forms.ModelForm):
+    """The club's settings, with its default rule set for new competitions."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_ruleset_fields()
+        self.fields["ruleset_preset"].help_text = _(
+            "The default for new competitions; each competition may tune it."
+        )
+
     class Meta:
         model = Club
         fields = [

@@ -11,23 +11,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from common.choices import text_choices
 from common.text import MEMBER_NAME_MAX, validate_member_name
-from scoring.rules.rulesets import Preset
 
-#: The rule-set presets of the scoring core (``scoring.rules.Preset``), in the clubs' words.
-RulesetPreset = text_choices(
-    Preset,
-    {
-        Preset.ROTTERDAM: _("Rotterdam (club standard)"),
-        Preset.AMSTERDAM: _("Amsterdam"),
-        Preset.MATCH_500: _("Match to 500"),
-        Preset.MATCH_1500: _("Match to 1500 (declared roem)"),
-        Preset.SINGLE_DEAL: _("Single deal"),
-    },
-    name="RulesetPreset",
-)
-
+from .rulesets import RulesetPreset, clean_ruleset
 
 #: The demo club's slug (``manage.py demo``): the home page does not count it as a real club.
 DEMO_SLUG = "de-hoge-troef"
@@ -85,6 +71,10 @@ class Club(models.Model):
 
     def get_absolute_url(self):
         return reverse("clubs:club-detail", kwargs={"club": self.slug})
+
+    def clean(self):
+        super().clean()
+        clean_ruleset(self)
 
     def ruleset(self):
         """The club's default rule set as a scoring-core value."""

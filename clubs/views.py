@@ -74,6 +74,7 @@ def club_edit(request, club):
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
         fields = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        fields["ruleset_overrides"] = form.cleaned_data.get("ruleset_overrides", {})
         try:
             services.club_update(club=club, by=request.user, **fields)
         except ValidationError as exc:

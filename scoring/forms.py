@@ -100,6 +100,21 @@ def roem_field(label):
     )
 
 
+def verzaakt_help(declared):
+    """What to enter for a hand a team reneged (verzaakt): the phone's field and
+    the grid say the same, with declared roem (match-1500) or roem totals."""
+    if declared:
+        return gettext(
+            "A team reneged: the hand ends, the other team gets 162 + all roem that "
+            "counts + the penalty. Enter what each team declared; the card points are "
+            "left empty."
+        )
+    return gettext(
+        "A team reneged: the hand ends, the other team gets 162 + all roem of the hand "
+        "+ the penalty. Enter the roem of the hand; the card points are left empty."
+    )
+
+
 def verzaakt_choices(blank):
     """(value, label) for "which team reneged": none, wij or zij."""
     return [
@@ -200,10 +215,6 @@ class HandForm(HandFieldsMixin, forms.Form):
         label=_("Verzaakt (renege)"),
         required=False,
         widget=forms.RadioSelect,
-        help_text=_(
-            "A team reneged: the hand ends, the other team gets 162 + all roem of the hand "
-            "+ the penalty. Enter the roem of the hand; the card points are left empty."
-        ),
     )
     client_id = forms.CharField(
         required=False,
@@ -232,12 +243,7 @@ class HandForm(HandFieldsMixin, forms.Form):
         self.fields["pit"].choices = [("", _("no pit")), *team_choices()]
         self.fields["trump"].choices = [("", "–"), *Suit.choices]
         self.fields["verzaakt"].choices = verzaakt_choices(gettext("no one"))
-        if declared:
-            self.fields["verzaakt"].help_text = _(
-                "A team reneged: the hand ends, the other team gets 162 + all roem that "
-                "counts + the penalty. Enter what each team declared; the card points are "
-                "left empty."
-            )
+        self.fields["verzaakt"].help_text = verzaakt_help(declared)
 
     def fix_roefel(self, roefel):
         """Hand 1 is the roefel (``rules.Roefel``): the forehand's team plays with
@@ -393,6 +399,7 @@ class ScoreSheet:
 
     def __init__(self, data=None, *, rows, hands=(), version=0, confirm=True, declared=False):
         self.declared = declared
+        self.verzaakt_help = verzaakt_help(declared)
         self.meta = SheetForm(data, initial={"rows": rows, "version": version, "confirm": confirm})
         if data is not None and self.meta.is_valid():
             rows = self.meta.cleaned_data["rows"]

@@ -1,20 +1,11 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import RulesetFieldsMixin
 from common.forms import DateInput
 from common.text import MEMBER_NAME_MAX, validate_member_name
-from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
 
 from .models import Competition, Evening
-from .rulesets import (
-    BOOLEAN_FIELDS,
-    CHOICES,
-    HELP,
-    LABELS,
-    MAX_HANDS_PER_GAME,
-    RULE_FIELDS,
-    ruleset_message,
-)
 
 #: The numbers of each side ranking's definition: the form's, not the model's fields.
 SIDE_FIELDS = tuple(
@@ -24,28 +15,8 @@ SIDE_FIELDS = tuple(
 )
 
 
-def _rule_field(name):
-    """The form field of one rule-set field: a choice, a number or yes/no."""
-    options = {"label": LABELS[name], "help_text": HELP.get(name, ""), "required": False}
-    if name in CHOICES:
-        return forms.ChoiceField(choices=CHOICES[name], **options)
-    if name in BOOLEAN_FIELDS:
-        return forms.BooleanField(**options)
-    if name == "hands_per_game":
-        return forms.IntegerField(min_value=1, max_value=MAX_HANDS_PER_GAME, **options)
-    return forms.IntegerField(min_value=0, **options)
-
-
-class CompetitionForm(forms.ModelForm):
-    """A competition's settings and its rule set: a preset and every field of it.
-
-    The preset's values are the fields' defaults; a director changes only what the
-    club plays differently, and that is stored as the overrides. ``ruleset_base``
-    (hidden) is the preset the fields were shown with: a field still at that
-    preset's value follows the chosen preset, so choosing another preset without
-    JavaScript gives that preset's rules (static/js/ruleset-form.js does the same
-    in the page). A combination the scoring core refuses is refused on its field.
-    """
+class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
+    """A competition's settings and its rule set (:class:`clubs.forms.RulesetFieldsMixin`)."""
 
     tie_breaks = forms.MultipleChoiceField(
         label=_("Tie-breaks"),
@@ -86,11 +57,6 @@ class CompetitionForm(forms.ModelForm):
         min_value=0,
         required=False,
         help_text=_("Evenings a player must have played to be ranked."),
-    )
-    ruleset_base = forms.ChoiceField(
-        choices=Competition._meta.get_field("ruleset_preset").choices,
-        required=False,
-        widget=forms.HiddenInput,
     )
 
     class Meta:
@@ -133,49 +99,19 @@ class CompetitionForm(forms.ModelForm):
             for choice in self.fields["format"].choices
             if choice[0] != Competition.Format.LEAGUE
         ]
-        if self.instance.pk:
-            shown = self.instance.ruleset()
-        shown = shown or RULESETS[self.fields["ruleset_preset"].initial or "rotterdam"]
-        self.fields["ruleset_preset"].initial = self.fields["ruleset_base"].initial = shown.name
-        self.shown_ruleset = shown
-        self.fields["ruleset_base"].disabled = locked
-        values = shown.to_dict()
-        for name in RULE_FIELDS:
-            self.fields[name] = _rule_field(name)
-            self.fields[name].initial = values[name]
-            # The rule set is fixed once a hand is played (the service says so too).
-            self.fields[name].disabled = locked
-        self.fields["ruleset_preset"].disabled = locked
+        # The rule set is fixed once a hand is played (the service says so too).
+        self.add_ruleset_fields(shown=shown, locked=locked)
         # Individual competitions have no pairs to move: a form without it keeps the default.
         self.fields["movement"].required = False
         # Settings added later: a form posted without them keeps what the competition has.
         self.fields["absence_unit"].required = False
         self.fields["prize_rule"].required = False
-        self.fields["ruleset_preset"].label = _("Start from")
         sides = self.instance.side_ranking_definitions()
         self.initial["side_rankings"] = [str(side.kind) for side in sides]
         for side in sides:
             self.initial[f"{side.kind}_best_of"] = side.best_of
             self.initial[f"{side.kind}_min_attendance"] = side.min_attendance
-        self.order_fields([*self.Meta.fields[:6], "ruleset_base", *RULE_FIELDS])
-
-    def rule_fields(self):
-        """The bound fields of the rule set, for the template to group them."""
-        return [self[name] for name in ("ruleset_preset", *RULE_FIELDS)]
-
-    def other_fields(self):
-        """The bound visible fields that are not the rule set."""
-        rules = {"ruleset_preset", *RULE_FIELDS}
-        return [field for field in self.visible_fields() if field.name not in rules]
-
-    def presets_json(self):
-        """Every preset's values of the rule-set fields, for static/js/ruleset-form.js."""
-        return {
-            name: {
-                field: value for field, value in ruleset.to_dict().items() if field in RULE_FIELDS
-            }
-            for name, ruleset in RULESETS.items()
-        }
+        self.order_fields([*self.Meta.fields[:6], *self.ruleset_field_names()])
 
     def _kept(self, name):
         return self.cleaned_data[name] or getattr(
@@ -199,19 +135,6 @@ class CompetitionForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        preset = data.get("ruleset_preset")
-        if preset and all(name in data for name in RULE_FIELDS):
-            try:
-                ruleset = ruleset_from(preset, self._chosen_values(data))
-            except InvalidRuleset as exc:
-                self.add_error(
-                    exc.field if exc.field in RULE_FIELDS else None, ruleset_message(exc)
-                )
-            else:
-                data["ruleset_overrides"] = ruleset.overrides()
-                self.instance.ruleset_overrides = data["ruleset_overrides"]
-        for name in (*RULE_FIELDS, "ruleset_base"):
-            data.pop(name, None)
         if "side_rankings" in data:
             data["side_rankings"] = self._side_rankings(data)
         for name in SIDE_FIELDS:
@@ -236,21 +159,6 @@ class CompetitionForm(forms.ModelForm):
                     value = getattr(kept[kind], name) if kind in kept else None
                 definition[name] = default if value is None else value
             chosen.append(definition)
-        return chosen
-
-    def _chosen_values(self, data):
-        """The rule-set fields as chosen. A field follows the chosen preset when it
-        is still at the value of the preset the form was shown with
-        (``ruleset_base``), or left empty, or not sent at all (a request that did
-        not come from this form: no ``ruleset_base``, no tick boxes)."""
-        from_form = bool(data.get("ruleset_base"))
-        base = RULESETS[data.get("ruleset_base") or data["ruleset_preset"]].to_dict()
-        preset = RULESETS[data["ruleset_preset"]].to_dict()
-        chosen = {}
-        for name in RULE_FIELDS:
-            value = data[name]
-            empty = value in (None, "") if name not in BOOLEAN_FIELDS else not from_form
-            chosen[name] = preset[name] if empty or value == base[name] else value
         return chosen
 
 

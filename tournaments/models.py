@@ -15,15 +15,15 @@ from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Member, RulesetPreset
+from clubs.models import Club, Member
+from clubs.rulesets import RulesetPreset, clean_ruleset
 from common.choices import enum_values, text_choices, validate_tie_breaks
 from scoring import rules
-from scoring.rules import InvalidRuleset, ruleset_from
+from scoring.rules import ruleset_from
 
 from . import ranking_rules
 from .draw import Movement as DrawMovement
 from .draw import OddMode
-from .rulesets import LABELS, MAX_HANDS_PER_GAME, ruleset_message
 
 
 class Competition(models.Model):
@@ -412,20 +412,7 @@ class Competition(models.Model):
             raise ValidationError({"prize_places": _("Say how many places win a prize.")})
 
     def _clean_ruleset(self):
-        try:
-            ruleset = self.ruleset()
-        except InvalidRuleset as exc:
-            field = "ruleset_preset" if exc.field == "name" else "ruleset_overrides"
-            message = ruleset_message(exc)
-            if exc.field in LABELS:
-                message = f"{LABELS[exc.field]}: {message}"
-            raise ValidationError({field: message}) from exc
-        if ruleset.hands_per_game > MAX_HANDS_PER_GAME:
-            raise ValidationError(
-                {"ruleset_overrides": _("A game has between 1 and 64 hands.")},
-                code="hands_per_game",
-            )
-        self.ruleset_overrides = ruleset.overrides()
+        clean_ruleset(self)
 
     def ruleset(self):
         """The rule set this competition plays, as a scoring-core value: the preset

@@ -12,14 +12,14 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Member
 from clubs.permissions import Role, club_required, has_role
+from clubs.rulesets import describe_ruleset
 from common.forms import apply_validation_error
 from common.params import id_or_404
-from scoring.rules import InvalidRuleset, get_ruleset, ruleset_from
+from scoring.rules import InvalidRuleset, get_ruleset
 
 from . import selectors, services
 from .forms import CompetitionForm, EveningForm, GuestForm, PairForm, PeriodForm
 from .models import Attendance, Competition, Evening, Pair, Period, Round, Seat
-from .rulesets import describe_ruleset
 from .words import describe_settings
 
 
@@ -65,19 +65,12 @@ def _club_ruleset(club):
 
 
 def _competition_form_page(request, club, form, competition=None):
-    """The form with the rule set it gives stated in plain words above it: the one
-    just entered when the core accepts it, else the one the fields started from."""
-    try:
-        ruleset = ruleset_from(
-            form.cleaned_data["ruleset_preset"], form.cleaned_data["ruleset_overrides"]
-        )
-    except (AttributeError, KeyError):
-        ruleset = form.shown_ruleset
+    """The form with the rule set it gives stated in plain words above it."""
     context = {
         "club": club,
         "form": form,
         "competition": competition,
-        "ruleset_words": describe_ruleset(ruleset),
+        "ruleset_words": form.ruleset_words(),
     }
     return render(request, "tournaments/competition_form.html", context)
 

@@ -222,3 +222,62 @@ def test_reset_requests_are_throttled_per_address(client, settings):
     )
     assert "Wait an hour" in response.text
     assert mail.outbox == []
+
+
+def test_the_emailed_link_chooses_a_new_password_in_the_site_layout(client, settings):
+    settings.EMAIL_CONFIGURED = True
+    factories.user("secretaris", email="secretaris@example.org")
+    client.post(reverse("password_reset"), {"email": "secretaris@example.org"})
+    (message,) = mail.outbox
+    link = next(word for word in message.body.split() if "/accounts/reset/" in word)
+    path = link.split("://", 1)[1].split("/", 1)[1]
+    page = client.get("/" + path, follow=True, **ENGLISH)
+    assert page.status_code == 200
+    assert 'class="brand"' in page.text and "Django" not in page.text
+    assert "Choose a new password" in page.text
+    form_url = page.redirect_chain[-1][0]
+    mismatch = client.post(
+        form_url,
+        {"new_password1": "Klaver-Boom-2026", "new_password2": "Klaver-Boom-2027"},
+        **ENGLISH,
+    )
+    assert "aria-invalid" in mismatch.text
+    done = client.post(
+        form_url,
+        {"new_password1": "Klaver-Boom-2026", "new_password2": "Klaver-Boom-2026"},
+        follow=True,
+        **ENGLISH,
+    )
+    assert "Your new password is saved" in done.text and 'class="brand"' in done.text
+    attempt(client, "secretaris", "Klaver-Boom-2026")
+    assert logged_in(client)
+
+
+def test_a_used_or_broken_reset_link_says_so_and_offers_a_new_one(client):
+    page = client.get("/accounts/reset/MQ/set-password/", **ENGLISH)
+    assert "no longer valid" in page.text and 'class="brand"' in page.text
+    assert reverse("password_reset") in page.text
+
+
+def test_a_player_changes_their_password_from_their_name_in_the_header(client):
+    user = factories.user("speler")
+    user.set_password("Oud-Wachtwoord-1")
+    user.save()
+    client.force_login(user)
+    home = client.get(reverse("clubs:home"))
+    assert reverse("password_change") in home.text
+    page = client.get(reverse("password_change"), **ENGLISH)
+    assert 'class="brand"' in page.text and "Django" not in page.text
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "Oud-Wachtwoord-1",
+            "new_password1": "Nieuw-Wachtwoord-2",
+            "new_password2": "Nieuw-Wachtwoord-2",
+        },
+        follow=True,
+        **ENGLISH,
+    )
+    assert "Your new password is saved" in response.text
+    user.refresh_from_db()
+    assert user.check_password("Nieuw-Wachtwoord-2")

@@ -347,3 +347,17 @@ def test_a_verzaken_in_the_roefel_by_the_wrong_team_is_refused(match_500):
         )
     assert "roefel" in " ".join(info.value.message_dict["playing"])
     assert not Hand.objects.exists()
+
+
+def test_the_grid_says_what_to_enter_for_a_verzaken_hand_as_the_phone_does(
+    client, director, match, match_500
+):
+    client.force_login(director)
+    declared = client.get(sheet_url(match.table)).text
+    assert "Enter what each team declared; the card points are left empty." in declared
+    assert "Enter the roem of the hand" not in declared
+    totals = client.get(sheet_url(match_500.table)).text
+    assert "Enter the roem of the hand; the card points are left empty." in totals
+    assert "Enter what each team declared" not in totals
+    phone = client.get(entry_url(match_500.table)).text
+    assert "Enter the roem of the hand; the card points are left empty." in phone

@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
+from clubs.rulesets import RULE_FIELDS, describe_ruleset
 from scoring.models import Game
 from scoring.rules import RULESETS, Ruleset, get_ruleset
 from tests import factories
 from tests.config.test_translations import parse_po
 from tournaments import services
 from tournaments.models import Competition
-from tournaments.rulesets import RULE_FIELDS, describe_ruleset
 
 pytestmark = pytest.mark.django_db
 

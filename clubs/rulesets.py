@@ -1,4 +1,4 @@
-"""A competition's rule set in the clubs' words, for its pages and its checks.
+"""A club's or a competition's rule set in the clubs' words, for its pages and its checks.
 
 The scoring core (:mod:`scoring.rules`) decides what a rule set is; this module
 gives it words, in Dutch and English:
@@ -10,12 +10,15 @@ gives it words, in Dutch and English:
   the standings state their ranking rules.
 * :func:`ruleset_message` -- the core's :class:`~scoring.rules.InvalidRuleset` as
   a translated message for the field it names.
+* :func:`clean_ruleset` -- the models' check of a preset with its overrides
+  (``Club.clean`` and ``Competition.clean``), so the admin refuses what the pages do.
 """
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs.models import RulesetPreset
+from common.choices import text_choices
 from scoring.rules import (
     Chooser,
     GameEnd,
@@ -26,6 +29,21 @@ from scoring.rules import (
     RoemRule,
     Ruleset,
     TieRule,
+    ruleset_from,
+)
+from scoring.rules.rulesets import Preset
+
+#: The rule-set presets of the scoring core (``scoring.rules.Preset``), in the clubs' words.
+RulesetPreset = text_choices(
+    Preset,
+    {
+        Preset.ROTTERDAM: gettext_lazy("Rotterdam (club standard)"),
+        Preset.AMSTERDAM: gettext_lazy("Amsterdam"),
+        Preset.MATCH_500: gettext_lazy("Match to 500"),
+        Preset.MATCH_1500: gettext_lazy("Match to 1500 (declared roem)"),
+        Preset.SINGLE_DEAL: gettext_lazy("Single deal"),
+    },
+    name="RulesetPreset",
 )
 
 #: The rule-set fields on the competition form, in its order (every field but
@@ -243,3 +261,23 @@ def ruleset_message(exc: InvalidRuleset) -> str:
     if exc.field in BOOLEAN_FIELDS:
         return _("Choose yes or no.")
     return _("Choose one of the options.")
+
+
+def clean_ruleset(instance):
+    """Check ``instance.ruleset_preset`` with ``instance.ruleset_overrides`` through
+    the core and keep only the overrides that differ from the preset; a refusal is a
+    ValidationError on the preset or the overrides, naming the rule-set field."""
+    try:
+        ruleset = ruleset_from(instance.ruleset_preset, instance.ruleset_overrides)
+    except InvalidRuleset as exc:
+        field = "ruleset_preset" if exc.field == "name" else "ruleset_overrides"
+        message = ruleset_message(exc)
+        if exc.field in LABELS:
+            message = f"{LABELS[exc.field]}: {message}"
+        raise ValidationError({field: message}) from exc
+    if ruleset.hands_per_game > MAX_HANDS_PER_GAME:
+        raise ValidationError(
+            {"ruleset_overrides": _("A game has between 1 and 64 hands.")},
+            code="hands_per_game",
+        )
+    instance.ruleset_overrides = ruleset.overrides()
