@@ -46,29 +46,16 @@ class Step:
 
 
 def club_first_steps(*, club):
-    """The new club's checklist, each step done or not as the data says.
-
-    The score sheets count as printed once a round has been drawn: every drawn
-    round has its sheets, and a club that plays has printed or needs none.
-    """
+    """The new club's checklist, each step done or not as the data says: the club's
+    own steps, then those the layers above add (``pages.register(first_steps=...)``:
+    the first competition and the first score sheets)."""
     from django.urls import reverse
     from django.utils.translation import gettext as _
 
-    from tournaments.models import Competition, Round
-
+    from . import pages
     from .models import ClubLog, Invitation
 
     slug = club.slug
-    first_round = Round.objects.filter(evening__competition__club=club).order_by("pk").first()
-    competition = Competition.objects.filter(club=club).order_by("pk").first()
-    if first_round is not None:
-        sheets_url = reverse(
-            "exports:round-scoresheets", kwargs={"club": slug, "pk": first_round.pk}
-        )
-    elif competition is not None:
-        sheets_url = competition.get_absolute_url()
-    else:
-        sheets_url = reverse("tournaments:competition-create", kwargs={"club": slug})
     directors = [ClubRole.Role.DIRECTOR, ClubRole.Role.ADMIN]
     return [
         Step(
@@ -87,12 +74,7 @@ def club_first_steps(*, club):
             ClubRole.objects.filter(club=club, role=ClubRole.Role.DIRECTOR).exists()
             or Invitation.objects.filter(club=club, role__in=directors).exists(),
         ),
-        Step(
-            _("Create the first competition"),
-            reverse("tournaments:competition-create", kwargs={"club": slug}),
-            competition is not None,
-        ),
-        Step(_("Print the first score sheets"), sheets_url, first_round is not None),
+        *pages.more_first_steps(club=club),
     ]
 
 

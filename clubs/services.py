@@ -22,6 +22,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from . import signals
 from .models import Club, ClubLog, ClubRole, Invitation, Member
 from .permissions import Role, require_role
 
@@ -516,22 +517,15 @@ def club_delete(*, club: Club, by, confirm_name: str) -> None:
 
     Rows are deleted model by model, each after the rows that protect it, in one
     transaction. Accounts stay (they are people's, and may be in other clubs);
-    their roles in this club go. Refused while another club's league depends on
-    it, or it organises a league with other clubs' teams.
+    their roles in this club go. Refused when a receiver of ``signals.club_deleting``
+    says so (leagues: while another club's league depends on it, or it organises a
+    league with other clubs' teams).
     """
-    from leagues.models import LeagueTeam
-
     require_role(by, club, Role.ADMIN)
     if confirm_name.strip() != club.name:
         raise ValidationError({"confirm_name": _("Type the club's name exactly to delete it.")})
     club = Club.objects.select_for_update().get(pk=club.pk)
-    if (
-        LeagueTeam.objects.filter(club=club).exclude(league__competition__club=club).exists()
-        or LeagueTeam.objects.filter(league__competition__club=club).exclude(club=club).exists()
-    ):
-        raise ValidationError(
-            _("This club plays in a league with other clubs. End its part in the league first.")
-        )
+    signals.club_deleting.send(Club, club=club)
     pending = club_data_models()
     while pending:
         left = []

@@ -7,7 +7,6 @@ app_name = "clubs"
 urlpatterns = [
     path("", views.home, name="home"),
     path("new-club/", views_access.club_create, name="club-create"),
-    path("my-results/", views_access.my_results, name="my-results"),
     path("clubs/<slug:club>/", views.club_detail, name="club-detail"),
     path("clubs/<slug:club>/delete/", views_access.club_delete, name="club-delete"),
     path(

@@ -11,7 +11,7 @@ from django_tables2 import RequestConfig
 
 from common.forms import apply_validation_error
 
-from . import selectors, services
+from . import pages, selectors, services
 from .forms import (
     ClubForm,
     InvitationForm,
@@ -27,17 +27,15 @@ from .tables import MemberTable
 
 
 def home(request):
-    from tournaments.selectors import evenings_to_direct
-
-    clubs = visible_clubs(request.user).distinct().order_by("name")
     from django.conf import settings
 
-    nights = evenings_to_direct(user=request.user, today=timezone.localdate())
+    clubs = visible_clubs(request.user).distinct().order_by("name")
     user = request.user
     can_create = services.may_create_club(user)
     context = {
+        # The evenings a director runs (tournaments' part: pages.register(home=...)).
+        **pages.home_context(user=user, today=timezone.localdate()),
         "clubs": clubs,
-        "nights": nights,
         "can_create_club": can_create,
         "first_club": can_create and not Club.objects.exclude(slug=DEMO_SLUG).exists(),
         "signup_open": not user.is_authenticated and settings.CLUB_CREATION == "anyone",
@@ -47,10 +45,9 @@ def home(request):
 
 @club_required()
 def club_detail(request, club):
-    from tournaments.selectors import club_competitions
-
     context = {
-        "competitions": club_competitions(club=club),
+        # The club's competitions (tournaments' part: pages.register(club=...)).
+        **pages.club_context(club=club),
         "club": club,
         "can_manage": has_role(request.user, club, Role.DIRECTOR),
         "is_admin": has_role(request.user, club, Role.ADMIN),

@@ -1,5 +1,6 @@
 """The way in and out of a club: starting one, invitations, password links,
-forgetting a member, ending a club, and a player's own results.
+forgetting a member, ending a club. (A player's own results are a page of scoring:
+``scoring.results_views.my_results``.)
 
 Views parse the request, call one service or selector, render.
 """
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from common.forms import apply_validation_error
 
-from . import selectors, services
+from . import services
 from .forms import ClubCreateForm, ClubDeleteForm, InvitationForm, MemberForgetForm
 from .models import Invitation, Member
 from .permissions import Role, club_required
@@ -212,23 +213,3 @@ def club_delete(request, club):
             messages.success(request, _("%(name)s and all its data are deleted.") % {"name": name})
             return redirect("clubs:home")
     return render(request, "clubs/club_delete.html", {"club": club, "form": form})
-
-
-@login_required
-def my_results(request):
-    """A player's own results: every club where an account is linked to their record."""
-    from scoring import standings
-    from tournaments.models import Competition
-
-    rows = []
-    for member in selectors.my_memberships(user=request.user):
-        competition = (
-            Competition.objects.filter(club=member.club).order_by("-start_date", "-pk").first()
-        )
-        stats = place = None
-        if competition is not None:
-            stats = standings.player_stats(member=member, competition=competition)
-            table = standings.season_standings(competition=competition)
-            place = next((line for line in table.lines if line.key == member.pk), None)
-        rows.append({"member": member, "competition": competition, "stats": stats, "place": place})
-    return render(request, "clubs/my_results.html", {"rows": rows})

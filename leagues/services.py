@@ -223,6 +223,19 @@ def _league_create(
     return league
 
 
+def club_delete_check(*, club: Club) -> None:
+    """Refuse to delete a club while a league of other clubs depends on it: its team
+    plays in another club's league, or it organises a league with other clubs' teams
+    (asked by ``clubs.services.club_delete`` through ``clubs.signals.club_deleting``)."""
+    if (
+        LeagueTeam.objects.filter(club=club).exclude(league__competition__club=club).exists()
+        or LeagueTeam.objects.filter(league__competition__club=club).exclude(club=club).exists()
+    ):
+        raise ValidationError(
+            _("This club plays in a league with other clubs. End its part in the league first.")
+        )
+
+
 def league_has_play(league) -> bool:
     return Hand.objects.filter(game__table__league_slot__match__league=league).exists()
 

@@ -16,4 +16,5 @@ urlpatterns = [
         name="evening",
     ),
     path("clubs/<slug:club>/players/<int:pk>/", results_views.player, name="player"),
+    path("my-results/", results_views.my_results, name="my-results"),
 ]

@@ -1,9 +1,11 @@
-"""Results pages: evening result, live scoreboard, season standings, player page.
+"""Results pages: evening result, live scoreboard, season standings, player page, and
+a player's own results in every club ("My results").
 
 Public when the club's results are public (``club_required()`` with no role);
 they show names and numbers only, never contact details.
 """
 
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -11,6 +13,7 @@ from django_tables2 import RequestConfig
 
 from clubs.models import Member
 from clubs.permissions import club_required
+from clubs.selectors import my_memberships
 from common.params import id_or_404
 from tournaments.models import Competition, Evening
 from tournaments.words import describe_settings
@@ -146,3 +149,20 @@ def player(request, club, pk):
         "chart": standings.chart_points(stats.evenings) if stats else None,
     }
     return render(request, "scoring/results/player.html", context)
+
+
+@login_required
+def my_results(request):
+    """A player's own results: every club where an account is linked to their record."""
+    rows = []
+    for member in my_memberships(user=request.user):
+        competition = (
+            Competition.objects.filter(club=member.club).order_by("-start_date", "-pk").first()
+        )
+        stats = place = None
+        if competition is not None:
+            stats = standings.player_stats(member=member, competition=competition)
+            table = standings.season_standings(competition=competition)
+            place = next((line for line in table.lines if line.key == member.pk), None)
+        rows.append({"member": member, "competition": competition, "stats": stats, "place": place})
+    return render(request, "scoring/results/my_results.html", {"rows": rows})

@@ -429,3 +429,22 @@ def evening_audit(*, evening, table=None):
     if table is not None:
         entries = entries.filter(game__table=table)
     return entries.select_related("game__table__round", "user").order_by("-created_at", "-pk")
+
+
+def play_entered(*, competition=None, round_=None) -> bool:
+    """Whether a hand is entered in the competition or in the round (one query)."""
+    hands = Hand.objects.all()
+    if competition is not None:
+        hands = hands.filter(game__table__round__evening__competition=competition)
+    if round_ is not None:
+        hands = hands.filter(game__table__round=round_)
+    return hands.exists()
+
+
+def evening_open_game_count(*, evening) -> int:
+    """How many games of the evening are not confirmed yet."""
+    return (
+        Game.objects.filter(table__round__evening=evening)
+        .exclude(status=Game.Status.CONFIRMED)
+        .count()
+    )

@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import Role, require_role
 from scoring import rules
-from tournaments.models import Evening, Seat
+from tournaments.models import Evening, Round, Seat, Table
 
 from .messages import hand_error
 from .models import Adjustment, AuditEntry, Game, Hand, Team
@@ -600,3 +600,61 @@ def adjustment_record(
             reason=adjustment.reason,
         )
     return adjustment
+
+
+# What follows a change of the tournaments layer below: its services send
+# ``tournaments.signals`` inside their transaction and ``scoring.receivers`` calls
+# these (so a failure here undoes the draw, the swap or the change).
+
+
+def _sitout_adjustment(round_, member_id, competition, by):
+    return Adjustment(
+        evening=round_.evening,
+        round=round_,
+        kind=Adjustment.Kind.SITOUT,
+        member_id=member_id,
+        points=competition.sitout_score,
+        marsen=1 if competition.sitout_mars else 0,
+        reason=_("Sat out round %(number)s") % {"number": round_.number},
+        created_by=by,
+    )
+
+
+@transaction.atomic
+def round_games_create(*, round_: Round, sitouts, by) -> None:
+    """Give each table of a freshly drawn round its game, by the competition's rule
+    set, and each player sitting out (``sitouts``: member ids) the sit-out score."""
+    competition = round_.evening.competition
+    ruleset = competition.ruleset().to_dict()
+    tables = Table.objects.filter(round=round_).order_by("pk")
+    Game.objects.bulk_create([Game(table=table, ruleset=ruleset) for table in tables])
+    Adjustment.objects.bulk_create(
+        [_sitout_adjustment(round_, member_id, competition, by) for member_id in sitouts]
+    )
+
+
+@transaction.atomic
+def sitout_adjustments_move(*, round_: Round, sitting_out, back_in, by) -> None:
+    """The sit-out scores of a round follow its players after a swap: those ``back_in``
+    at a table lose theirs, those ``sitting_out`` now get one (unless they have it)."""
+    sitouts = Adjustment.objects.filter(round=round_, kind=Adjustment.Kind.SITOUT)
+    sitouts.filter(member_id__in=back_in).delete()
+    competition = round_.evening.competition
+    for member_id in sitting_out:
+        if not sitouts.filter(member_id=member_id).exists():
+            _sitout_adjustment(round_, member_id, competition, by).save()
+
+
+@transaction.atomic
+def round_games_delete(*, round_: Round) -> None:
+    """Remove the games and the scores of a round that is taken back (no hand entered)."""
+    Adjustment.objects.filter(round=round_).delete()
+    Game.objects.filter(table__round=round_).delete()
+
+
+@transaction.atomic
+def competition_games_ruleset_set(*, competition, ruleset: rules.Ruleset) -> None:
+    """The games of a competition without a hand play by its new rule set."""
+    Game.objects.filter(table__round__evening__competition=competition).update(
+        ruleset=ruleset.to_dict()
+    )

@@ -5,3 +5,13 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Competitions and evenings")
+
+    def ready(self):
+        # The club's pages show the evenings, competitions and first steps of this app.
+        from clubs import pages
+
+        from . import club_pages
+
+        pages.register(
+            home=club_pages.home, club=club_pages.club, first_steps=club_pages.first_steps
+        )

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from clubs.models import ClubRole, Member
-from scoring.models import Game
 
 from .models import Attendance, Competition, Evening, Round, Seat
 
@@ -113,8 +112,13 @@ def substitute_candidates(*, round_: Round):
 
 
 def round_plan(*, round_: Round):
-    """The round's tables with their four seats in N E S W order, and its sit-outs."""
-    seats = list(Seat.objects.filter(round=round_).select_related("member", "table").order_by("pk"))
+    """The round's tables with their four seats in N E S W order, and its sit-outs.
+
+    Each table comes with its game (scoring's row, read by the table's reverse
+    relation ``game``, so this layer need not import it; None while it has none)."""
+    seats = list(
+        Seat.objects.filter(round=round_).select_related("member", "table__game").order_by("pk")
+    )
     tables = {}
     sitouts = []
     for seat in seats:
@@ -122,12 +126,6 @@ def round_plan(*, round_: Round):
             sitouts.append(seat)
         else:
             tables.setdefault(seat.table, {})[seat.position] = seat
-    games = {
-        g.table_id: g
-        for g in Game.objects.filter(table__round=round_).only(
-            "table_id", "status", "hands_entered", "total_a", "total_b"
-        )
-    }
     plan = []
     for table in sorted(tables, key=lambda t: t.number):
         by_position = tables[table]
@@ -135,7 +133,7 @@ def round_plan(*, round_: Round):
             {
                 "table": table,
                 "seats": [by_position.get(p) for p in Seat.ORDER],
-                "game": games.get(table.pk),
+                "game": getattr(table, "game", None),
             }
         )
     sitouts.sort(key=lambda s: s.player_name)

@@ -16,9 +16,8 @@ from django.utils.translation import ngettext
 
 from clubs.models import Member
 from clubs.permissions import Role, require_role
-from scoring.models import Adjustment, Game, Hand
 
-from . import draw
+from . import draw, signals
 from .models import (
     Attendance,
     Competition,
@@ -78,7 +77,8 @@ def competition_create(*, club, by, **fields) -> Competition:
 
 
 def competition_has_play(competition):
-    return Hand.objects.filter(game__table__round__evening__competition=competition).exists()
+    """Whether a hand is entered in the competition (scoring answers)."""
+    return any(signals.answers(signals.play_asked, Competition, competition=competition))
 
 
 @transaction.atomic
@@ -106,9 +106,7 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
                 }
             )
         # Tables drawn before the change have not played yet: they play by the new rules.
-        Game.objects.filter(table__round__evening__competition=competition).update(
-            ruleset=ruleset.to_dict()
-        )
+        signals.ruleset_changed.send(Competition, competition=competition, ruleset=ruleset)
     competition.save()
     return competition
 
@@ -131,11 +129,8 @@ def evening_set_status(*, evening: Evening, status: str, by) -> Evening:
         raise ValidationError(_("Unknown status."))
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     if status == Evening.Status.FINISHED:
-        open_games = Game.objects.filter(table__round__evening=evening).exclude(
-            status=Game.Status.CONFIRMED
-        )
-        if open_games.exists():
-            count = open_games.count()
+        count = sum(signals.answers(signals.open_games_asked, Evening, evening=evening))
+        if count:
             raise ValidationError(
                 ngettext(
                     "%(count)s table has not confirmed its game yet.",
@@ -243,7 +238,8 @@ def _seat_history(competition, evening):
 
 @transaction.atomic
 def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
-    """Draw the next round of an evening: tables, seats, games and sit-out scores."""
+    """Draw the next round of an evening: its tables and seats; scoring adds the games
+    and the sit-out scores (``signals.round_drawn``) in the same transaction."""
     competition = evening.competition
     require_role(by, competition.club, Role.DIRECTOR)
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
@@ -271,7 +267,8 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
     except draw.DrawError as exc:
         raise ValidationError(_draw_message(exc, len(present))) from exc
     round_ = Round.objects.create(evening=evening, number=number)
-    _store_draw(round_, result, competition, by)
+    _store_draw(round_, result)
+    signals.round_drawn.send(Round, round_=round_, sitouts=list(result.sitouts), by=by)
     _measure(round_, evening)
     if evening.status == Evening.Status.PLANNED:
         evening.status = Evening.Status.IN_PLAY
@@ -353,12 +350,10 @@ def _late_pair(evening, late, here):
     )
 
 
-def _store_draw(round_, result, competition, by):
-    ruleset = competition.ruleset().to_dict()
-    seats, games, adjustments = [], [], []
+def _store_draw(round_, result):
+    seats = []
     for table_draw in result.tables:
         table = Table.objects.create(round=round_, number=table_draw.number)
-        games.append(Game(table=table, ruleset=ruleset))
         for position, member_id in zip(Seat.ORDER, table_draw.seats, strict=True):
             seats.append(
                 Seat(
@@ -371,23 +366,7 @@ def _store_draw(round_, result, competition, by):
             )
     for member_id in result.sitouts:
         seats.append(Seat(round=round_, member_id=member_id))
-        adjustments.append(_sitout_adjustment(round_, member_id, competition, by))
     Seat.objects.bulk_create(seats)
-    Game.objects.bulk_create(games)
-    Adjustment.objects.bulk_create(adjustments)
-
-
-def _sitout_adjustment(round_, member_id, competition, by):
-    return Adjustment(
-        evening=round_.evening,
-        round=round_,
-        kind=Adjustment.Kind.SITOUT,
-        member_id=member_id,
-        points=competition.sitout_score,
-        marsen=1 if competition.sitout_mars else 0,
-        reason=_("Sat out round %(number)s") % {"number": round_.number},
-        created_by=by,
-    )
 
 
 def _measure(round_, evening):
@@ -433,7 +412,7 @@ def _check_not_league(competition):
 
 
 def _check_round_untouched(round_):
-    if Hand.objects.filter(game__table__round=round_).exists():
+    if any(signals.answers(signals.play_asked, Round, round_=round_)):
         raise ValidationError(
             _("Scores have been entered in this round; its tables are fixed now.")
         )
@@ -463,14 +442,11 @@ def seat_swap(*, round_: Round, first: Seat, second: Seat, by) -> None:
     second.member_id, second.substitute, second.substitute_member_id = a
     Seat.objects.bulk_create([first, second])
     # Sit-out scores follow the player who now sits out.
-    sitouts = Adjustment.objects.filter(round=round_, kind=Adjustment.Kind.SITOUT)
     now_out = {s.member_id for s in (first, second) if s.is_sitout}
     was_out = {m for m in (a[0], b[0]) if m is not None} - now_out
-    sitouts.filter(member_id__in=was_out).delete()
-    competition = round_.evening.competition
-    for member_id in now_out:
-        if not sitouts.filter(member_id=member_id).exists():
-            _sitout_adjustment(round_, member_id, competition, by).save()
+    signals.round_sitouts_changed.send(
+        Round, round_=round_, sitting_out=now_out, back_in=was_out, by=by
+    )
     _measure(round_, round_.evening)
     names = [s.player_name for s in (first, second)]
     EveningLog.objects.create(
@@ -535,8 +511,7 @@ def round_delete(*, round_: Round, by) -> None:
     _check_round_untouched(round_)
     if round_.evening.rounds.filter(number__gt=round_.number).exists():
         raise ValidationError(_("Only the last round can be taken back."))
-    Adjustment.objects.filter(round=round_).delete()
-    Game.objects.filter(table__round=round_).delete()
+    signals.round_deleting.send(Round, round_=round_)
     round_.seats.all().delete()
     round_.tables.all().delete()
     evening = round_.evening

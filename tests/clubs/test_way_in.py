@@ -250,14 +250,14 @@ def test_a_member_invitation_links_the_record_and_shows_my_results(client, admin
     players[0].refresh_from_db()
     assert players[0].user.username == "speler"
     assert ClubRole.objects.get(club=club, user=players[0].user).role == "member"
-    page = client.get(reverse("clubs:my-results")).content.decode()
+    page = client.get(reverse("results:my-results")).content.decode()
     assert club.name in page and players[0].name in page and season.name in page
     assert "8 September 2026" in page or "8 september 2026" in page
 
 
 def test_my_results_without_a_linked_record_says_how_to_get_one(client):
     client.force_login(factories.user())
-    page = client.get(reverse("clubs:my-results")).content.decode()
+    page = client.get(reverse("results:my-results")).content.decode()
     assert "not linked to a player yet" in page
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.apps import apps
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
+from django.utils import translation
 
 from clubs import services
 from clubs.models import Club, ClubLog, ClubRole, Invitation, Member
@@ -141,6 +142,19 @@ def test_a_club_in_another_clubs_league_cannot_be_deleted_yet(played):
     with pytest.raises(ValidationError):
         services.club_delete(club=club, by=admin, confirm_name=club.name)
     assert Club.objects.filter(pk=club.pk).exists()
+
+
+def test_a_club_organising_a_league_with_another_clubs_team_cannot_be_deleted_yet():
+    from leagues.models import LeagueTeam
+
+    a, b = build_world()
+    team = LeagueTeam.objects.filter(league__competition__club=a.club).first()
+    LeagueTeam.objects.filter(pk=team.pk).update(club=b.club)
+    with translation.override("en"), pytest.raises(ValidationError) as info:
+        services.club_delete(club=a.club, by=a.admin, confirm_name=a.club.name)
+    assert "plays in a league with other clubs" in str(info.value)
+    assert Club.objects.filter(pk=a.club.pk).exists()
+    assert LeagueTeam.objects.filter(pk=team.pk, club=b.club).exists()
 
 
 # --- Who may ---------------------------------------------------------------------------------

@@ -1,0 +1,45 @@
+"""What the tournaments layer tells, and asks, the layers above it.
+
+A round's games, a sit-out's score and the hands played belong to scoring
+(``scoring/services.py`` is their only writer), which stands on tournaments: so
+tournaments does not import them. Its services send these signals instead,
+synchronously and inside their own transaction; scoring connects its receivers
+in ``ScoringConfig.ready()`` and they call ``scoring.services`` and
+``scoring.selectors``. A receiver that raises undoes the whole change (the draw
+with its tables and seats, say), so every write stays in one transaction.
+
+Events (a receiver writes what follows from the change):
+
+- ``round_drawn``: a round's tables and seats are stored. Arguments ``round_``,
+  ``sitouts`` (the member ids sitting out, in the draw's order) and ``by``: every
+  table gets its game by the competition's rule set, every sit-out its score.
+- ``round_sitouts_changed``: who sits out in ``round_`` changed (a swap): the
+  member ids ``sitting_out`` now and ``back_in`` play now; the sit-out scores
+  follow the players, ``by`` records the new ones.
+- ``round_deleting``: ``round_`` is about to be taken back (no hand is entered
+  in it); what hangs on its tables and seats goes first.
+- ``ruleset_changed``: ``competition`` plays by another ``ruleset`` (a
+  ``Ruleset`` of the core) and has no hand yet; its games follow.
+
+Questions (the service reads every receiver's answer with ``answers()``):
+
+- ``play_asked``: with ``competition=`` or ``round_=``: is a hand entered there?
+  (True or False.)
+- ``open_games_asked``: with ``evening=``: how many of its games are not
+  confirmed? (A number.)
+"""
+
+from django.dispatch import Signal
+
+round_drawn = Signal()
+round_sitouts_changed = Signal()
+round_deleting = Signal()
+ruleset_changed = Signal()
+
+play_asked = Signal()
+open_games_asked = Signal()
+
+
+def answers(signal, sender, **kwargs) -> list:
+    """Every receiver's answer to a question signal (none while no receiver is connected)."""
+    return [answer for _receiver, answer in signal.send(sender=sender, **kwargs)]
