@@ -1,5 +1,11 @@
+"""The clubs' listed tables (django-tables2): members, roles."""
+
 import django_tables2 as tables
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from common.columns import TEXT, Column
+from common.tables import SpecTable
 
 from .models import Member
 
@@ -25,3 +31,52 @@ class MemberTable(tables.Table):
 
     def value_is_guest(self, value):
         return _("yes") if value else _("no")
+
+
+# --- The roles page ---------------------------------------------------------------------------
+
+
+def role_columns():
+    """The club's people with a role: the account and what it may do."""
+    return [
+        Column("user", gettext("User"), TEXT, 24),
+        Column("role", gettext("Role"), TEXT, 20),
+    ]
+
+
+def role_rows(roles):
+    """The rows of :func:`role_columns` for ``ClubRole`` values; ``user_id`` and
+    ``staff`` (a site account, which gets no password link) for the buttons."""
+    return [
+        {
+            "user": role.user.get_username(),
+            "role": role.get_role_display(),
+            "user_id": role.user_id,
+            "staff": role.user.is_superuser or role.user.is_staff,
+        }
+        for role in roles
+    ]
+
+
+class RoleTable(SpecTable):
+    """The roles page's list, with a password-link and a remove button per person."""
+
+    password_link = tables.TemplateColumn(
+        template_name="clubs/_role_password_link.html",
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )
+    revoke = tables.TemplateColumn(
+        template_name="clubs/_role_revoke.html",
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )
+
+    class Meta(SpecTable.Meta):
+        attrs = {"class": "roles"}
+        empty_text = _("No roles yet.")
+
+    def __init__(self, roles, **kwargs):
+        super().__init__(role_rows(roles), columns=role_columns(), **kwargs)
