@@ -12,6 +12,7 @@ the spec's columns.
 """
 
 import django_tables2 as tables
+from django.utils.encoding import force_str
 from django.utils.html import format_html
 
 from .columns import RANK, Column
@@ -61,6 +62,21 @@ class SpecTable(tables.Table):
         ]
         kwargs.setdefault("sequence", [spec.key for spec in self.spec] + ["..."])
         super().__init__(data, extra_columns=extra, **kwargs)
+
+    def as_values(self, exclude_columns=None):
+        """django-tables2's rows for an export, headed by the specs' full titles
+        (not the page's abbreviations)."""
+        exclude_columns = exclude_columns or ()
+        values = super().as_values(exclude_columns)
+        next(values)
+        yield [
+            str(column.column.spec.title)
+            if isinstance(column.column, SpecColumn)
+            else force_str(column.header, strings_only=True)
+            for column in self.columns.iterall()
+            if not (column.column.exclude_from_export or column.name in exclude_columns)
+        ]
+        yield from values
 
     def text(self, key, record):
         """The spec's text of ``record``'s ``key``, for a ``render_*`` that dresses it."""
