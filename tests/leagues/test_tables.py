@@ -71,7 +71,8 @@ def test_league_table_page_rows_show_the_tables_lines(client, season):
     league = season.league
     html = page(client, "tables", pk=league.pk)
     division_tables = league_selectors.division_tables(league=league)
-    for division_table, table in zip(division_tables, read_tables(html, "league-table")):
+    page_tables = read_tables(html, "league-table")
+    for division_table, table in zip(division_tables, page_tables, strict=True):
         assert len(table.rows) == 3
         for index, (line, (classes, cells)) in enumerate(
             zip(division_table.lines, table.rows, strict=True)
@@ -118,18 +119,22 @@ def test_schedule_page_headers_equal_the_xlsx_and_pdf_headers(client, season):
     league = season.league
     html = page(client, "schedule", pk=league.pk)
     (table,) = read_tables(html, "league-schedule")
-    assert table.titles == titles(schedule_columns()) == [
-        "Matchday",
-        "Date",
-        "Division",
-        "Home",
-        "Away",
-        "Points home",
-        "Points away",
-        "Match points home",
-        "Match points away",
-        "Status",
-    ]
+    assert (
+        table.titles
+        == titles(schedule_columns())
+        == [
+            "Matchday",
+            "Date",
+            "Division",
+            "Home",
+            "Away",
+            "Points home",
+            "Points away",
+            "Match points home",
+            "Match points away",
+            "Status",
+        ]
+    )
     lines = league_selectors.league_schedule(league=league)
     sheet = openpyxl.load_workbook(
         io.BytesIO(league_exports.schedule_xlsx(league=league, lines=lines))
