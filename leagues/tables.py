@@ -208,3 +208,68 @@ class ClubRankingTable(SpecTable):
 
     def render_teams(self, value, record):
         return format_html_join(", ", '<a href="{}">{}</a> ({})', record["links"])
+
+
+# --- A club's league history -------------------------------------------------------------------
+
+
+def club_history_columns():
+    """A club's teams in every league it played: where each ended (or stands)."""
+    return [
+        Column("season", _("Season"), TEXT, 12),
+        Column("league", _("League"), TEXT, 24),
+        Column("team", _("Team"), TEXT, 24),
+        Column("division", _("Division"), TEXT, 16),
+        Column("place", _("Place"), RANK, 7),
+        Column("played", _("Played"), INT, 8),
+        Column("match_points", _("Match points"), NUMBER, 14, POINTS_DECIMALS),
+    ]
+
+
+def club_history_rows(lines):
+    """The rows of :func:`club_history_columns` for ``selectors.HistoryLine`` values,
+    with the links, the division's number of teams and whether its season is over."""
+    return [
+        {
+            "season": h.league.season,
+            "league": h.league.name,
+            "league_url": h.league.get_absolute_url(),
+            "team": h.team.name,
+            "team_url": h.team.get_absolute_url(),
+            "division": h.division.name,
+            "division_url": h.division.get_absolute_url(),
+            "place": h.line.place,
+            "shared": h.line.shared,
+            "teams": h.teams_in_division,
+            "finished": h.finished,
+            "played": h.line.played,
+            "match_points": h.line.row.match_points,
+        }
+        for h in lines
+    ]
+
+
+class ClubHistoryTable(SpecTable):
+    class Meta(SpecTable.Meta):
+        attrs = {"class": "club-history"}
+        empty_text = gettext_lazy("This club has not played in a league yet.")
+
+    def __init__(self, lines, **kwargs):
+        """``lines``: ``selectors.HistoryLine`` values."""
+        super().__init__(club_history_rows(lines), columns=club_history_columns(), **kwargs)
+
+    def render_league(self, value, record):
+        return self.link(record["league_url"], value)
+
+    def render_team(self, value, record):
+        return self.link(record["team_url"], value)
+
+    def render_division(self, value, record):
+        return self.link(record["division_url"], value)
+
+    def render_place(self, value, record):
+        """The place of the number of teams ("3= / 8"), "in play" while the season runs."""
+        place = format_html("{} / {}", self.text("place", record), record["teams"])
+        if record["finished"]:
+            return place
+        return format_html('{} <span class="badge">{}</span>', place, _("in play"))

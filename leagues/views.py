@@ -43,7 +43,7 @@ from .forms import (
     TeamForm,
 )
 from .models import Division, LeagueTeam, TeamPlayer
-from .tables import ClubRankingTable, LeagueTable, ScheduleTable
+from .tables import ClubHistoryTable, ClubRankingTable, LeagueTable, ScheduleTable
 
 PDF_TYPE = "application/pdf"
 
@@ -353,7 +353,8 @@ def club_ranking(request, league):
 @club_required()
 def club_history(request, club):
     leagues = selectors.visible_leagues(request.user)
-    context = {"club": club, "lines": selectors.club_history(club=club, leagues=leagues)}
+    lines = selectors.club_history(club=club, leagues=leagues)
+    context = {"club": club, "table": ClubHistoryTable(lines)}
     return render(request, "leagues/club_history.html", context)
 
 

@@ -10,8 +10,9 @@ from django.urls import reverse
 from common.columns import NUMBER, Column
 from leagues import exports as league_exports
 from leagues import selectors as league_selectors
-from leagues.models import LeagueMatch
+from leagues.models import League, LeagueMatch
 from leagues.tables import (
+    club_history_columns,
     club_ranking_columns,
     league_table_columns,
     schedule_columns,
@@ -215,3 +216,27 @@ def test_number_column_shows_whole_points_whole_and_others_with_two_decimals():
     assert column.cell({"p": Fraction(7, 3)}) == 2.33
     assert column.text({"p": Fraction(35, 8)}) == "4.38"  # 4.375 rounded half up
     assert column.text({"p": None}) == "" and column.cell({"p": None}) is None
+
+
+def test_club_history_headers_are_the_specs_and_each_team_has_its_place(client, season):
+    club = season.clubs[0]
+    html = page(client, "club-history", club=club.slug)
+    (table,) = read_tables(html, "club-history")
+    assert table.titles == titles(club_history_columns())
+    history = league_selectors.club_history(club=club, leagues=League.objects.all())
+    assert len(table.rows) == len(history) == 2  # the club's team in each division
+    for line, (_classes, cells) in zip(history, table.rows, strict=True):
+        assert cells[:4] == [
+            line.league.season,
+            line.league.name,
+            line.team.name,
+            line.division.name,
+        ]
+        place = f"{line.line.place}{'=' if line.line.shared else ''}"
+        # 3 teams per division; the season is still being played.
+        assert cells[4] == f"{place} / 3 in play"
+        assert cells[5:] == [
+            str(line.line.played),
+            league_selectors.format_points(line.line.row.match_points),
+        ]
+        assert f'href="{line.division.get_absolute_url()}"' in html
