@@ -1,8 +1,9 @@
 """A column spec: what one column of a listed table is, for every way it is shown.
 
 One list of :class:`Column` describes a table once; the django-tables2 table
-of the page, the spreadsheet, the CSV file and the PDF are all built from it, so
-a title, an order or a rounding cannot differ between the screen and a file.
+of the page (:class:`common.tables.SpecTable`), the spreadsheet, the CSV file
+and the PDF are all built from it, so a title, an order or a rounding cannot
+differ between the screen and a file.
 
 Rows are dicts keyed by :attr:`Column.key`. A rank row may say ``shared`` (a
 place shared with others: ``3=``); a rank of None is "below the line" (not

@@ -119,11 +119,6 @@ def schedule_status(line):
 
 def schedule_rows(lines):
     """The rows of :func:`schedule_columns` for ``selectors.ScheduleLine`` values."""
-    if not lines:
-        return []
-    league_id = lines[0].match.league_id
-    prefix = reverse("leagues:match-detail", kwargs={"pk": league_id, "match": 1})
-    prefix = prefix[: prefix.rindex("/1/") + 1]
     rows = []
     for line in lines:
         match, outcome = line.match, line.outcome
@@ -131,7 +126,7 @@ def schedule_rows(lines):
             {
                 "matchday": match.matchday,
                 "date": match.date,
-                "url": f"{prefix}{match.pk}/",
+                "url": match.get_absolute_url(),
                 "division": match.division.name,
                 "home": match.home.name,
                 "away": match.away.name,
