@@ -1,6 +1,9 @@
-"""The clubs' listed tables (django-tables2): members, roles."""
+"""The clubs' listed tables (django-tables2): members, roles, open invitations."""
 
 import django_tables2 as tables
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -80,3 +83,51 @@ class RoleTable(SpecTable):
 
     def __init__(self, roles, **kwargs):
         super().__init__(role_rows(roles), columns=role_columns(), **kwargs)
+
+
+def invitation_columns():
+    """The club's open invitations: the role offered, to whom, until when."""
+    return [
+        Column("role", gettext("Role"), TEXT, 20),
+        Column("player", gettext("Player"), TEXT, 24),
+        Column("expires", gettext("Valid until"), TEXT, 20),
+    ]
+
+
+def invitation_rows(invitations, *, club):
+    """The rows of :func:`invitation_columns` for open ``Invitation`` values, with
+    each invitation's page and its pk for the withdraw button."""
+    return [
+        {
+            "role": invitation.get_role_display(),
+            "url": reverse(
+                "clubs:invitation-detail", kwargs={"club": club.slug, "pk": invitation.pk}
+            ),
+            "player": invitation.member.name if invitation.member_id else "",
+            "expires": date_format(localtime(invitation.expires_at), "j F Y H:i"),
+            "pk": invitation.pk,
+        }
+        for invitation in invitations
+    ]
+
+
+class InvitationTable(SpecTable):
+    """The roles page's open invitations, each with a withdraw button."""
+
+    withdraw = tables.TemplateColumn(
+        template_name="clubs/_invitation_withdraw.html",
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )
+
+    class Meta(SpecTable.Meta):
+        attrs = {"class": "invitations"}
+        empty_text = _("No open invitations.")
+
+    def __init__(self, invitations, *, club, **kwargs):
+        rows = invitation_rows(invitations, club=club)
+        super().__init__(rows, columns=invitation_columns(), **kwargs)
+
+    def render_role(self, value, record):
+        return self.link(record["url"], value)

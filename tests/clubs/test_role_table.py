@@ -5,10 +5,11 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
+from clubs import services
 from clubs.models import ClubRole
-from clubs.tables import role_columns
+from clubs.tables import invitation_columns, role_columns
 from tests import factories
 from tests.htmltables import read_tables
 
@@ -73,3 +74,25 @@ def test_the_remove_button_of_the_list_removes_the_role(client, roles):
     assert not ClubRole.objects.filter(club=club, user=director).exists()
     table = read_tables(roles_page(client, club, admin), "roles")[0]
     assert [cells[0] for _classes, cells in table.rows] == ["anna", "cor"]
+
+
+def test_open_invitations_headers_are_the_specs_and_each_can_be_withdrawn(client, roles):
+    club, admin, _director, _staff = roles
+    member = factories.member(club, "Dirk")
+    invitation = services.invitation_create(club=club, role="scorer", by=admin, member=member)
+    html = roles_page(client, club, admin)
+    (table,) = read_tables(html, "invitations")
+    with translation.override("en"):
+        titles = [column.title for column in invitation_columns()]
+    assert table.titles == [*titles, ""] == ["Role", "Player", "Valid until", ""]
+    expires = timezone.localtime(invitation.expires_at)
+    ((_classes, cells),) = table.rows
+    assert cells == ["scorer", "Dirk", expires.strftime("%-d %B %Y %H:%M"), "Withdraw"]
+    detail = reverse("clubs:invitation-detail", kwargs={"club": club.slug, "pk": invitation.pk})
+    assert f'href="{detail}"' in html
+    withdraw = reverse("clubs:invitation-revoke", kwargs={"club": club.slug, "pk": invitation.pk})
+    assert f'action="{withdraw}"' in html
+    client.post(withdraw)
+    html = roles_page(client, club, admin)
+    (table,) = read_tables(html, "invitations")
+    assert [cells for _classes, cells in table.rows] == [["No open invitations."]]
