@@ -1,5 +1,14 @@
+"""The clubs' listed tables (django-tables2): members, roles, open invitations."""
+
 import django_tables2 as tables
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from common.columns import TEXT, Column
+from common.tables import SpecTable
 
 from .models import Member
 
@@ -25,3 +34,100 @@ class MemberTable(tables.Table):
 
     def value_is_guest(self, value):
         return _("yes") if value else _("no")
+
+
+# --- The roles page ---------------------------------------------------------------------------
+
+
+def role_columns():
+    """The club's people with a role: the account and what it may do."""
+    return [
+        Column("user", gettext("User"), TEXT, 24),
+        Column("role", gettext("Role"), TEXT, 20),
+    ]
+
+
+def role_rows(roles):
+    """The rows of :func:`role_columns` for ``ClubRole`` values; ``user_id`` and
+    ``staff`` (a site account, which gets no password link) for the buttons."""
+    return [
+        {
+            "user": role.user.get_username(),
+            "role": role.get_role_display(),
+            "user_id": role.user_id,
+            "staff": role.user.is_superuser or role.user.is_staff,
+        }
+        for role in roles
+    ]
+
+
+class RoleTable(SpecTable):
+    """The roles page's list, with a password-link and a remove button per person."""
+
+    password_link = tables.TemplateColumn(
+        template_name="clubs/_role_password_link.html",
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )
+    revoke = tables.TemplateColumn(
+        template_name="clubs/_role_revoke.html",
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )
+
+    class Meta(SpecTable.Meta):
+        attrs = {"class": "roles"}
+        empty_text = _("No roles yet.")
+
+    def __init__(self, roles, **kwargs):
+        super().__init__(role_rows(roles), columns=role_columns(), **kwargs)
+
+
+def invitation_columns():
+    """The club's open invitations: the role offered, to whom, until when."""
+    return [
+        Column("role", gettext("Role"), TEXT, 20),
+        Column("player", gettext("Player"), TEXT, 24),
+        Column("expires", gettext("Valid until"), TEXT, 20),
+    ]
+
+
+def invitation_rows(invitations, *, club):
+    """The rows of :func:`invitation_columns` for open ``Invitation`` values, with
+    each invitation's page and its pk for the withdraw button."""
+    return [
+        {
+            "role": invitation.get_role_display(),
+            "url": reverse(
+                "clubs:invitation-detail", kwargs={"club": club.slug, "pk": invitation.pk}
+            ),
+            "player": invitation.member.name if invitation.member_id else "",
+            "expires": date_format(localtime(invitation.expires_at), "j F Y H:i"),
+            "pk": invitation.pk,
+        }
+        for invitation in invitations
+    ]
+
+
+class InvitationTable(SpecTable):
+    """The roles page's open invitations, each with a withdraw button."""
+
+    withdraw = tables.TemplateColumn(
+        template_name="clubs/_invitation_withdraw.html",
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )
+
+    class Meta(SpecTable.Meta):
+        attrs = {"class": "invitations"}
+        empty_text = _("No open invitations.")
+
+    def __init__(self, invitations, *, club, **kwargs):
+        rows = invitation_rows(invitations, club=club)
+        super().__init__(rows, columns=invitation_columns(), **kwargs)
+
+    def render_role(self, value, record):
+        return self.link(record["url"], value)

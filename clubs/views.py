@@ -23,7 +23,7 @@ from .forms import (
 )
 from .models import DEMO_SLUG, Club, ClubRole, Member
 from .permissions import Role, club_required, has_role, visible_clubs
-from .tables import MemberTable
+from .tables import InvitationTable, MemberTable, RoleTable
 
 
 def home(request):
@@ -215,8 +215,8 @@ def role_list(request, club):
             return redirect("clubs:role-list", club=club.slug)
     context = {
         "club": club,
-        "roles": selectors.club_roles(club=club),
-        "invitations": selectors.open_invitations(club=club),
+        "roles": RoleTable(selectors.club_roles(club=club)),
+        "invitations": InvitationTable(selectors.open_invitations(club=club), club=club),
         "invite_form": InvitationForm(club=club),
         "form": form,
         "role_choices": ClubRole.Role.choices,

@@ -1,19 +1,30 @@
 """A column spec: what one column of a listed table is, for every way it is shown.
 
 One list of :class:`Column` describes a table once; the django-tables2 table
-of the page, the spreadsheet, the CSV file and the PDF are all built from it, so
-a title, an order or a rounding cannot differ between the screen and a file.
+of the page (:class:`common.tables.SpecTable`), the spreadsheet, the CSV file
+and the PDF are all built from it, so a title, an order or a rounding cannot
+differ between the screen and a file.
 
 Rows are dicts keyed by :attr:`Column.key`. A rank row may say ``shared`` (a
 place shared with others: ``3=``); a rank of None is "below the line" (not
 ranked yet).
+
+Kinds: ``TEXT``; ``INT``; ``DECIMAL`` (always ``decimals`` decimals);
+``NUMBER`` (an int or an exact fraction: whole numbers shown whole, others with
+``decimals`` decimals, as a league's proportional match points); ``RANK``;
+``DATE`` (a date: "di 8 dec 2026" on the page, a date cell in a spreadsheet).
+
+A column may have a short ``abbr`` for the page's header (``P`` for "Played"),
+which then carries the full title as its ``title`` attribute; files always write
+the title.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
-from .formatting import AVERAGE_DECIMALS, format_decimal, round_half_up
+from .formatting import AVERAGE_DECIMALS, day_text, format_decimal, round_half_up
 
-TEXT, INT, DECIMAL, RANK = "text", "int", "decimal", "rank"
+TEXT, INT, DECIMAL, NUMBER, RANK, DATE = "text", "int", "decimal", "number", "rank", "date"
 #: What a page and a PDF show for a player without a rank.
 NO_RANK = "–"
 
@@ -24,12 +35,19 @@ class Column:
     title: str
     kind: str = INT
     width: int = 9  # characters, for spreadsheets; the PDF sizes columns by their text
-    decimals: int = AVERAGE_DECIMALS  # of a DECIMAL column
+    decimals: int = AVERAGE_DECIMALS  # of a DECIMAL or (not whole) NUMBER column
+    abbr: str = ""  # the page's header, when shorter than the title
 
     @property
     def numeric(self) -> bool:
         """Right-aligned on the page and in the PDF."""
-        return self.kind != TEXT
+        return self.kind in (INT, DECIMAL, NUMBER, RANK)
+
+    @staticmethod
+    def _whole(value):
+        """A NUMBER's value as an int when it is whole, else None."""
+        value = Fraction(value)
+        return value.numerator if value.denominator == 1 else None
 
     def text(self, row) -> str:
         """The value as the page, the PDF and the CSV file write it."""
@@ -40,6 +58,11 @@ class Column:
             return f"{value}=" if row.get("shared") else str(value)
         if self.kind == DECIMAL:
             return format_decimal(value, self.decimals)
+        if self.kind == NUMBER:
+            whole = self._whole(value)
+            return str(whole) if whole is not None else format_decimal(value, self.decimals)
+        if self.kind == DATE:
+            return day_text(value)
         return str(value)
 
     def cell(self, row):
@@ -50,6 +73,9 @@ class Column:
             return None
         if self.kind == DECIMAL:
             return float(round_half_up(value, self.decimals))
+        if self.kind == NUMBER:
+            whole = self._whole(value)
+            return whole if whole is not None else float(round_half_up(value, self.decimals))
         if self.kind == TEXT:
             return str(value)
         return value
@@ -60,4 +86,4 @@ class Column:
         if self.kind == TEXT:
             longest = max((len(str(row.get(self.key) or "")) for row in rows), default=0)
             width = min(max(width, longest + 2), 50)
-        return Column(self.key, self.title, self.kind, width, self.decimals)
+        return replace(self, width=width)

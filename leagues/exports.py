@@ -6,7 +6,8 @@ bytes in a response). A fresh workbook or reportlab document per call.
 Decisions
 ---------
 .xlsx
-    The league table has one sheet per division, the schedule one sheet; the
+    The league table has one sheet per division, the schedule one sheet, each
+    with the columns of the page (:mod:`leagues.tables`, one spec); the
     title row bold and frozen with a filter. Numbers are numbers; match points
     are whole numbers, or (proportional points) rounded to two decimals. A name
     starting with ``=``, ``+``, ``-`` or ``@`` is written as text with Excel's
@@ -27,11 +28,11 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from common.formatting import day_text
 from common.pdf import BOLD, FONT, document, paragraph, styles
 from common.xlsxfile import XlsxWriter, table_sheet
 
-from .selectors import format_points, points_value
+from .selectors import format_points
+from .tables import league_table_columns, league_table_rows, schedule_columns, schedule_rows
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -39,94 +40,37 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # --- .xlsx ------------------------------------------------------------------------------
 
 
-def table_titles():
-    return [
-        _("Place"),
-        _("Team"),
-        _("Club"),
-        _("Played"),
-        _("Won"),
-        _("Drawn"),
-        _("Lost"),
-        _("Match points"),
-        _("Points for"),
-        _("Points against"),
-        _("Difference"),
-        _("Game points"),
-    ]
+def _titles(columns):
+    return [column.title for column in columns]
 
 
-def table_values(line):
-    return [
-        line.place,
-        line.team.name,
-        line.team.club.name,
-        line.played,
-        line.won,
-        line.drawn,
-        line.lost,
-        points_value(line.row.match_points),
-        line.points_for,
-        line.points_against,
-        line.point_difference,
-        line.game_points_for,
-    ]
+def _cells(columns, rows):
+    """Spreadsheet values of ``rows``, column by column."""
+    return [[column.cell(row) for column in columns] for row in rows]
+
+
+def _texts(columns, rows):
+    """The texts a page shows of ``rows``, column by column (for the PDF)."""
+    return [[column.text(row) for column in columns] for row in rows]
 
 
 def league_table_xlsx(*, league, tables) -> bytes:
     """Every division's table, one sheet each (``tables``: ``division_tables``)."""
     out = XlsxWriter()
+    columns = league_table_columns()
     for table in tables:
-        rows = [table_values(line) for line in table.lines]
-        table_sheet(out, table.division.name, table_titles(), rows)
+        rows = _cells(columns, league_table_rows(table))
+        table_sheet(out, table.division.name, _titles(columns), rows)
     if not tables:
         out.sheet(str(league))
     return out.save()
 
 
-def schedule_titles():
-    return [
-        _("Matchday"),
-        _("Date"),
-        _("Division"),
-        pgettext("match", "Home"),
-        pgettext("match", "Away"),
-        _("Points home"),
-        _("Points away"),
-        _("Match points home"),
-        _("Match points away"),
-        _("Status"),
-    ]
-
-
-def _status(line):
-    if line.counted:
-        return str(line.match.get_status_display())
-    if line.outcome is not None:
-        return _("played, to be confirmed")
-    return str(line.match.get_status_display())
-
-
-def schedule_values(line):
-    match, outcome = line.match, line.outcome
-    return [
-        match.matchday,
-        match.date,
-        match.division.name,
-        match.home.name,
-        match.away.name,
-        outcome.home_points if outcome else None,
-        outcome.away_points if outcome else None,
-        points_value(outcome.home_match_points) if outcome else None,
-        points_value(outcome.away_match_points) if outcome else None,
-        _status(line),
-    ]
-
-
 def schedule_xlsx(*, league, lines) -> bytes:
     """The schedule, one row per match (``lines``: ``league_schedule``)."""
     out = XlsxWriter()
-    table_sheet(out, _("Schedule"), schedule_titles(), [schedule_values(line) for line in lines])
+    columns = schedule_columns()
+    table_sheet(out, _("Schedule"), _titles(columns), _cells(columns, schedule_rows(lines)))
     return out.save()
 
 
@@ -178,14 +122,10 @@ def league_table_pdf(*, league, tables) -> bytes:
 
     title_style, heading, _normal = _styles()
     story = [paragraph(_("League table: %(league)s") % {"league": league}, title_style)]
+    columns = league_table_columns()
     for table in tables:
         story.append(paragraph(table.division.name, heading))
-        data = [table_titles()]
-        for line in table.lines:
-            values = table_values(line)
-            values[0] = f"{line.place}{'=' if line.shared else ''}"
-            values[7] = format_points(line.row.match_points)
-            data.append([_cell(v) for v in values])
+        data = [_titles(columns), *_texts(columns, league_table_rows(table))]
         story.append(_grid(data, align_right_from=3))
         story.append(Spacer(1, 12))
     return _document(story, title=league)
@@ -194,31 +134,8 @@ def league_table_pdf(*, league, tables) -> bytes:
 def schedule_pdf(*, league, lines) -> bytes:
     title_style, _heading, _normal = _styles()
     story = [paragraph(_("Schedule: %(league)s") % {"league": league}, title_style)]
-    data = [
-        [
-            _("Matchday"),
-            _("Date"),
-            _("Division"),
-            pgettext("match", "Home"),
-            pgettext("match", "Away"),
-            _("Result"),
-            _("Status"),
-        ]
-    ]
-    for line in lines:
-        match, outcome = line.match, line.outcome
-        result = f"{outcome.home_points} - {outcome.away_points}" if outcome else ""
-        data.append(
-            [
-                str(match.matchday),
-                day_text(match.date),
-                match.division.name,
-                match.home.name,
-                match.away.name,
-                result,
-                _status(line),
-            ]
-        )
+    columns = schedule_columns()
+    data = [_titles(columns), *_texts(columns, schedule_rows(lines))]
     story.append(_grid(data))
     return _document(story, title=league)
 

@@ -43,6 +43,7 @@ from .forms import (
     TeamForm,
 )
 from .models import Division, LeagueTeam, TeamPlayer
+from .tables import ClubHistoryTable, ClubRankingTable, LeagueTable, ScheduleTable
 
 PDF_TYPE = "application/pdf"
 
@@ -232,7 +233,7 @@ def team_detail(request, league, team):
         "captain_form": CaptainForm(candidates=selectors.captain_candidates(team=team))
         if can_edit
         else None,
-        "lines": selectors.league_schedule(league=league, team=team),
+        "schedule": ScheduleTable(selectors.league_schedule(league=league, team=team)),
     }
     return render(request, "leagues/team_detail.html", context)
 
@@ -292,7 +293,7 @@ def team_captain_remove(request, league, team, user):
 def schedule_view(request, league):
     context = {
         "league": league,
-        "lines": selectors.league_schedule(league=league),
+        "schedule": ScheduleTable(selectors.league_schedule(league=league)),
         "can_manage": request.can_manage,
     }
     return render(request, "leagues/schedule.html", context)
@@ -322,7 +323,7 @@ def schedule_generate(request, league):
 def league_tables(request, league):
     context = {
         "league": league,
-        "tables": selectors.division_tables(league=league),
+        "tables": [LeagueTable(table) for table in selectors.division_tables(league=league)],
         "can_manage": request.can_manage,
     }
     return render(request, "leagues/tables.html", context)
@@ -335,22 +336,25 @@ def division_table(request, league, division):
     context = {
         "league": league,
         "division": division,
-        "table": tables[0],
-        "lines": selectors.league_schedule(league=league, division=division),
+        "table": LeagueTable(tables[0]),
+        "schedule": ScheduleTable(
+            selectors.league_schedule(league=league, division=division), division=False
+        ),
     }
     return render(request, "leagues/division_table.html", context)
 
 
 @league_required()
 def club_ranking(request, league):
-    context = {"league": league, "clubs": selectors.club_ranking(league=league)}
+    context = {"league": league, "table": ClubRankingTable(selectors.club_ranking(league=league))}
     return render(request, "leagues/club_ranking.html", context)
 
 
 @club_required()
 def club_history(request, club):
     leagues = selectors.visible_leagues(request.user)
-    context = {"club": club, "lines": selectors.club_history(club=club, leagues=leagues)}
+    lines = selectors.club_history(club=club, leagues=leagues)
+    context = {"club": club, "table": ClubHistoryTable(lines)}
     return render(request, "leagues/club_history.html", context)
 
 

@@ -5,17 +5,22 @@ evening result's columns (titles, order, kinds, rounding); the page's
 django-tables2 tables below are built from it, and so are the spreadsheet, CSV
 and PDF of :mod:`scoring.exports.reports`.
 
+:func:`player_evening_columns` and :func:`partner_columns` are the player page's
+two tables (no file yet).
+
 Rows are plain dicts built by the views from ``scoring.standings``; the rank is
 a value of the row, so sorting by another column keeps every player's rank.
 """
 
-import django_tables2 as tables
+from fractions import Fraction
+
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from common.columns import DECIMAL, INT, RANK, TEXT, Column
+from common.columns import DATE, DECIMAL, INT, RANK, TEXT, Column
+from common.tables import SpecTable
 
 
 def standings_columns(*, pairs=False, evenings=True, round_numbers=(), prize=False):
@@ -46,30 +51,7 @@ def standings_columns(*, pairs=False, evenings=True, round_numbers=(), prize=Fal
     return columns
 
 
-class SpecColumn(tables.Column):
-    """A django-tables2 column drawn from a :class:`common.columns.Column`: the
-    page shows :meth:`~common.columns.Column.text`, an export takes
-    :meth:`~common.columns.Column.cell`."""
-
-    def __init__(self, spec: Column, **kwargs):
-        if spec.kind == RANK:
-            attrs = {"td": {"class": "num rank"}}
-        elif spec.numeric:
-            attrs = {"td": {"class": "num"}, "th": {"class": "num"}}
-        else:
-            attrs = {}
-        kwargs.setdefault("default", spec.text({}))
-        super().__init__(verbose_name=spec.title, attrs=attrs, **kwargs)
-        self.spec = spec
-
-    def render(self, value, record):
-        return self.spec.text(record)
-
-    def value(self, value, record):
-        return self.spec.cell(record)
-
-
-class StandingsTable(tables.Table):
+class StandingsTable(SpecTable):
     """The season standings; ``columns`` is :func:`standings_columns`' list.
 
     django-tables2 draws the headers (sorting links, ``aria-sort``), sorts the
@@ -79,7 +61,7 @@ class StandingsTable(tables.Table):
     own computation on a season of 100 players).
     """
 
-    class Meta:
+    class Meta(SpecTable.Meta):
         template_name = "scoring/results/standings_table.html"
         orderable = True
         attrs = {"class": "standings"}
@@ -112,12 +94,12 @@ class StandingsTable(tables.Table):
 
     def __init__(self, data, *, columns=None, **kwargs):
         columns = standings_columns() if columns is None else columns
-        extra = []
-        for spec in columns:
-            order_by = ("sort_name",) if spec.key == "name" else None
-            extra.append((spec.key, SpecColumn(spec, order_by=order_by)))
         super().__init__(
-            data, extra_columns=extra, sequence=[spec.key for spec in columns], **kwargs
+            data,
+            columns=columns,
+            order_by_keys={"name": ("sort_name",)},
+            sequence=[spec.key for spec in columns],
+            **kwargs,
         )
 
     def render_name(self, value, record):
@@ -142,3 +124,79 @@ class EveningResultTable(StandingsTable):
         if record.get("poedel"):
             return format_html("{} <span class='badge prize'>{}</span>", name, _("poedelprijs"))
         return name
+
+
+# --- The player page ---------------------------------------------------------------------
+
+
+def player_evening_columns():
+    """The player page's evenings: each evening's points, games and place."""
+    return [
+        Column("date", _("Date"), DATE, 12),
+        Column("points", _("Points"), INT, 9),
+        Column("games", _("Games"), INT, 8),
+        Column("rank", _("Place"), RANK, 7),
+        Column("players", _("Players"), INT, 8),
+        Column("counts", _("In the standings"), TEXT, 24),
+    ]
+
+
+def partner_columns():
+    """The player page's partners: games and average together."""
+    return [
+        Column("name", _("Partner"), TEXT, 24),
+        Column("games", _("Games together"), INT, 9),
+        Column("average", _("Average together"), DECIMAL, 9),
+    ]
+
+
+def player_evening_rows(evenings, *, url):
+    """The rows of :func:`player_evening_columns` (``evenings``: ``PlayerEvening``
+    values; ``url``: an evening's page)."""
+    counts = {
+        "counted": _("counts"),
+        "dropped": _("dropped (not among the best)"),
+    }
+    return [
+        {
+            "date": e.evening.date,
+            "url": url(e.evening),
+            "points": e.points,
+            "games": e.games,
+            "rank": e.rank,
+            "players": e.players,
+            "counts": counts.get(e.counts, _("does not count")),
+        }
+        for e in evenings
+    ]
+
+
+def partner_rows(partners):
+    """The rows of :func:`partner_columns` (``partners``: ``Partner`` values)."""
+    return [
+        {
+            "name": p.name,
+            "games": p.games,
+            "average": Fraction(p.points, p.games) if p.games else 0,
+        }
+        for p in partners
+    ]
+
+
+class PlayerEveningsTable(SpecTable):
+    class Meta(SpecTable.Meta):
+        attrs = {"class": "player-evenings"}
+
+    def __init__(self, data, **kwargs):
+        super().__init__(data, columns=player_evening_columns(), **kwargs)
+
+    def render_date(self, value, record):
+        return self.link(record["url"], self.text("date", record))
+
+
+class PartnersTable(SpecTable):
+    class Meta(SpecTable.Meta):
+        attrs = {"class": "player-partners"}
+
+    def __init__(self, data, **kwargs):
+        super().__init__(data, columns=partner_columns(), **kwargs)

@@ -19,12 +19,25 @@ from tournaments.models import Competition, Evening
 from tournaments.words import describe_settings
 
 from . import standings
-from .results_tables import EveningResultTable, StandingsTable, standings_columns
+from .results_tables import (
+    EveningResultTable,
+    PartnersTable,
+    PlayerEveningsTable,
+    StandingsTable,
+    partner_rows,
+    player_evening_rows,
+    standings_columns,
+)
 from .results_words import describe_evening
 
 
 def _competition(club, pk):
     return get_object_or_404(Competition, club=club, pk=pk)
+
+
+def _evening_urls(club):
+    """evening -> its result page (a season has a few dozen evenings)."""
+    return lambda evening: reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk})
 
 
 def _player_urls(club, competition):
@@ -140,6 +153,7 @@ def player(request, club, pk):
     elif competitions:
         competition = competitions[0]
     stats = standings.player_stats(member=member, competition=competition) if competition else None
+    evening_url = _evening_urls(club)
     context = {
         "club": club,
         "member": member,
@@ -147,6 +161,10 @@ def player(request, club, pk):
         "competitions": competitions,
         "stats": stats,
         "chart": standings.chart_points(stats.evenings) if stats else None,
+        "evenings_table": PlayerEveningsTable(player_evening_rows(stats.evenings, url=evening_url))
+        if stats
+        else None,
+        "partners_table": PartnersTable(partner_rows(stats.partners)) if stats else None,
     }
     return render(request, "scoring/results/player.html", context)
 

@@ -12,6 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from clubs.models import Member
 from common.text import validate_member_name
@@ -32,7 +33,9 @@ BAD_NAMES = {
 
 @pytest.mark.parametrize("name", BAD_NAMES.values(), ids=BAD_NAMES.keys())
 def test_a_name_that_is_not_one_clean_line_is_refused(name):
-    with pytest.raises(ValidationError, match=MESSAGE):
+    with translation.override("en"), pytest.raises(ValidationError, match=MESSAGE):
+        validate_member_name(name)
+    with translation.override("nl"), pytest.raises(ValidationError, match="regeleinde"):
         validate_member_name(name)
 
 

@@ -110,7 +110,12 @@ def test_table_and_schedule_pdfs_read_back(season):
     text = words(pdf_text(league_exports.schedule_pdf(league=season.league, lines=lines)))
     for line in lines:
         if line.outcome:
-            assert f"{line.outcome.home_points} - {line.outcome.away_points}" in text
+            # The teams, then the points home and away: the columns of the page.
+            match = line.match
+            assert (
+                f"{match.home.name} {match.away.name} "
+                f"{line.outcome.home_points} {line.outcome.away_points}"
+            ) in text
 
 
 def test_match_form_has_the_seating_filled_in(season):

@@ -1,0 +1,88 @@
+"""django-tables2 tables drawn from a column spec (:mod:`common.columns`).
+
+A page's table of listed data is a :class:`SpecTable` built from the same list
+of :class:`~common.columns.Column` its files are written from, so the headers'
+titles and order on the screen are the files' ones. Rows are dicts keyed by the
+columns' keys (plus whatever the table's ``render_*`` methods or row classes
+read, such as a ``url``).
+
+Action cells (a form with a button) are not data: a table declares them as
+django-tables2 columns of its own (``exclude_from_export=True``); they follow
+the spec's columns.
+"""
+
+import django_tables2 as tables
+from django.utils.encoding import force_str
+from django.utils.html import format_html
+
+from .columns import RANK, Column
+
+
+class SpecColumn(tables.Column):
+    """A django-tables2 column drawn from a :class:`common.columns.Column`: the
+    page shows :meth:`~common.columns.Column.text`, an export takes
+    :meth:`~common.columns.Column.cell`. A column with an ``abbr`` shows it as its
+    header, with the title as the header's ``title`` attribute."""
+
+    def __init__(self, spec: Column, **kwargs):
+        if spec.kind == RANK:
+            attrs = {"td": {"class": "num rank"}}
+        elif spec.numeric:
+            attrs = {"td": {"class": "num"}, "th": {"class": "num"}}
+        else:
+            attrs = {}
+        if spec.abbr:
+            attrs.setdefault("th", {})["title"] = spec.title
+        kwargs.setdefault("default", spec.text({}))
+        super().__init__(verbose_name=spec.abbr or spec.title, attrs=attrs, **kwargs)
+        self.spec = spec
+
+    def render(self, value, record):
+        return self.spec.text(record)
+
+    def value(self, value, record):
+        return self.spec.cell(record)
+
+
+class SpecTable(tables.Table):
+    """A table with one :class:`SpecColumn` per spec of ``columns``, in their order
+    (then the columns the table class declares itself, such as action buttons).
+
+    ``order_by_keys``: {spec key: the row keys to sort that column by}.
+    """
+
+    class Meta:
+        orderable = False
+
+    def __init__(self, data, *, columns, order_by_keys=None, **kwargs):
+        order_by_keys = order_by_keys or {}
+        self.spec = list(columns)
+        extra = [
+            (spec.key, SpecColumn(spec, order_by=order_by_keys.get(spec.key))) for spec in self.spec
+        ]
+        kwargs.setdefault("sequence", [spec.key for spec in self.spec] + ["..."])
+        super().__init__(data, extra_columns=extra, **kwargs)
+
+    def as_values(self, exclude_columns=None):
+        """django-tables2's rows for an export, headed by the specs' full titles
+        (not the page's abbreviations)."""
+        exclude_columns = exclude_columns or ()
+        values = super().as_values(exclude_columns)
+        next(values)
+        yield [
+            str(column.column.spec.title)
+            if isinstance(column.column, SpecColumn)
+            else force_str(column.header, strings_only=True)
+            for column in self.columns.iterall()
+            if not (column.column.exclude_from_export or column.name in exclude_columns)
+        ]
+        yield from values
+
+    def text(self, key, record):
+        """The spec's text of ``record``'s ``key``, for a ``render_*`` that dresses it."""
+        return self.columns[key].column.spec.text(record)
+
+    @staticmethod
+    def link(url, text):
+        """``text`` as a link to ``url`` (just the text without one)."""
+        return format_html('<a href="{}">{}</a>', url, text) if url else text
