@@ -6,7 +6,6 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from tests import factories
-from tests.scoring.conftest import play_season
 
 
 @pytest.fixture(autouse=True)
@@ -17,7 +16,7 @@ def english():
 
 
 @pytest.fixture
-def season(club):
+def season(club, play_season):
     """A played season: 9 players (one sits out every round), 3 evenings of 2 rounds."""
     competition, members, evenings, director = play_season(
         club, evenings=3, players=9, rounds=2, tie_breaks=["marsen", "fewer_nat"]

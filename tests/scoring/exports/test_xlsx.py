@@ -103,8 +103,7 @@ def test_a_shared_rank_is_a_number_shown_with_an_equals_sign(season):
     assert sheet.cell(row=top + 3, column=1).number_format == "General"
 
 
-def test_players_below_the_attendance_line_have_an_empty_rank(club):
-    from tests.scoring.conftest import play_season
+def test_players_below_the_attendance_line_have_an_empty_rank(club, play_season):
 
     competition, *_ = play_season(club, evenings=2, players=9, rounds=1, min_attendance=2)
     expected = standings_values(competition)
