@@ -42,20 +42,29 @@ def other_club(db):
     return factories.club(name="Klaverjasclub Andere Tafel")
 
 
-def evening_in_play(club, director, *, players=8, seed=1):
-    """An evening with one round drawn: ``players // 4`` tables, each with its game.
+@pytest.fixture(scope="session")
+def drawn_evening():
+    """Draws an evening: ``drawn_evening(club, director, *, players=8, seed=1)``.
 
-    A builder shared by the scoring, browser and page tests (not the scoring
-    conftest's ``evening_in_play`` fixture, which has two rounds played)."""
-    season = factories.competition(club)
-    members = factories.members(club, players)
-    evening = factories.evening(season, present=members)
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=seed)
-    tables = list(round_.tables.order_by("number").select_related("game"))
-    return SimpleNamespace(
-        season=season,
-        evening=evening,
-        round=round_,
-        tables=tables,
-        games=[t.game for t in tables],
-    )
+    A new competition with one evening of ``players`` present members and round 1
+    drawn: ``players // 4`` tables, each with its game. Returns a namespace with
+    ``season``, ``evening``, ``round``, ``tables`` (by number) and ``games``.
+    The builder keeps nothing between calls; the calling test brings the database
+    (``db``, ``transactional_db`` or ``module_db``). Not the scoring tests'
+    ``evening_in_play``, which has two rounds played."""
+
+    def draw(club, director, *, players=8, seed=1):
+        season = factories.competition(club)
+        members = factories.members(club, players)
+        evening = factories.evening(season, present=members)
+        round_ = tournament_services.round_draw(evening=evening, by=director, seed=seed)
+        tables = list(round_.tables.order_by("number").select_related("game"))
+        return SimpleNamespace(
+            season=season,
+            evening=evening,
+            round=round_,
+            tables=tables,
+            games=[t.game for t in tables],
+        )
+
+    return draw

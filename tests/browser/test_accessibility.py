@@ -14,7 +14,6 @@ from scoring.models import Game
 from scoring.services import HandInput, game_confirm, hand_record
 from tests import factories
 from tests.browser.conftest import login
-from tests.conftest import evening_in_play
 from tests.needs import missing
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,9 +46,9 @@ def audit(page):
 
 
 @pytest.fixture
-def evening(club):
+def evening(club, drawn_evening):
     director = factories.role(club, "director", factories.user("leider"))
-    played = evening_in_play(club, director)
+    played = drawn_evening(club, director)
     first, second = played.games
     for number in range(1, 17):
         hand_record(

@@ -4,7 +4,6 @@ import pytest
 
 from scoring import services
 from tests import factories
-from tests.conftest import evening_in_play
 from tests.scoring.test_table_entry import names_of, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,11 +17,11 @@ def confirm(table):
 
 
 @pytest.fixture
-def board(live_server):
+def board(live_server, drawn_evening):
     """An evening of 40 players: nine tables confirmed, the tenth still open."""
     club = factories.club(name="De Boom", slug="de-boom")
     director = factories.role(club, "director", factories.user("leider"))
-    play = evening_in_play(club, director, players=40)
+    play = drawn_evening(club, director, players=40)
     for table in play.tables[:9]:
         confirm(table)
     url = f"{live_server.url}/clubs/de-boom/evenings/{play.evening.pk}/result/?board=1"

@@ -6,17 +6,16 @@ from django.urls import reverse
 
 from tests import factories
 from tests.browser.conftest import login
-from tests.conftest import evening_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_no_page_breaks_the_policy(page, live_server):
+def test_no_page_breaks_the_policy(page, live_server, drawn_evening):
     club = factories.club(name="KC Klaverblad", slug="klaverblad")
     director = factories.role(
         club, "director", factories.user("leider", is_staff=True, is_superuser=True)
     )
-    play = evening_in_play(club, director)
+    play = drawn_evening(club, director)
     table = play.tables[0]
     violations = []
     page.on(

@@ -5,17 +5,18 @@ import pytest
 from scoring.models import Hand
 from tests import factories
 from tests.browser.conftest import login
-from tests.conftest import evening_in_play
 from tests.scoring.test_table_entry import record
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_changing_one_teams_points_on_a_stored_row_moves_the_other(page, live_server, shot):
+def test_changing_one_teams_points_on_a_stored_row_moves_the_other(
+    page, live_server, shot, drawn_evening
+):
     club = factories.club(name="De Boom", slug="de-boom")
     director = factories.role(club, "director", factories.user("leider"))
-    table = evening_in_play(club, director).tables[0]
+    table = drawn_evening(club, director).tables[0]
     record(table.game, 2)  # two hands of 100 - 62
     login(page, live_server, "leider")
     page.goto(f"{live_server.url}/clubs/de-boom/tables/{table.pk}/sheet/")
@@ -35,10 +36,10 @@ def test_changing_one_teams_points_on_a_stored_row_moves_the_other(page, live_se
     assert points == [(90, 72), (93, 69)]
 
 
-def test_taking_back_a_draw_asks_first_and_a_no_keeps_it(page, live_server, shot):
+def test_taking_back_a_draw_asks_first_and_a_no_keeps_it(page, live_server, shot, drawn_evening):
     club = factories.club(name="De Boom", slug="de-boom")
     director = factories.role(club, "director", factories.user("leider"))
-    round_ = evening_in_play(club, director).round
+    round_ = drawn_evening(club, director).round
     login(page, live_server, "leider")
     page.goto(f"{live_server.url}{round_.get_absolute_url()}")
     questions = []

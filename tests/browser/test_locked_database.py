@@ -10,7 +10,6 @@ from django.db import connection
 from scoring.models import Game, Hand
 from tests import factories
 from tests.browser.test_offline_entry import enter, open_entry, queued
-from tests.conftest import evening_in_play
 from tests.scoring.test_locked_database import short_busy_timeout  # noqa: F401
 
 pytestmark = [
@@ -21,9 +20,9 @@ pytestmark = [
 
 @pytest.mark.usefixtures("short_busy_timeout")
 def test_a_hand_refused_by_a_locked_database_is_sent_again_and_stored_once(
-    phone, live_server, club, shot
+    phone, live_server, club, shot, drawn_evening
 ):
-    table = evening_in_play(club, factories.role(club, "director")).tables[0]
+    table = drawn_evening(club, factories.role(club, "director")).tables[0]
     open_entry(phone, live_server, table)
 
     other_process = sqlite3.connect(connection.settings_dict["NAME"], timeout=5)

@@ -16,7 +16,6 @@ from scoring import rules
 from scoring.models import Game, Hand
 from scoring.services import HandInput, hand_record
 from tests import factories
-from tests.conftest import evening_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,9 +30,9 @@ PLAN = [
 
 
 @pytest.fixture
-def table(club):
+def table(club, drawn_evening):
     director = factories.role(club, "director")
-    return evening_in_play(club, director).tables[0]
+    return drawn_evening(club, director).tables[0]
 
 
 def open_entry(page, live_server, table):

@@ -11,15 +11,14 @@ from scoring.services import HandInput, hand_record
 from tests import factories
 from tests.browser.test_accessibility import audit
 from tests.browser.test_offline_entry import enter, open_entry, queued
-from tests.conftest import evening_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def table(club):
+def table(club, drawn_evening):
     director = factories.role(club, "director")
-    return evening_in_play(club, director).tables[0]
+    return drawn_evening(club, director).tables[0]
 
 
 def in_viewport(page, selector):

@@ -9,15 +9,14 @@ import pytest
 from scoring.models import Game
 from scoring.services import HandInput, hand_record
 from tests import factories
-from tests.conftest import evening_in_play
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def played(club):
+def played(club, drawn_evening):
     director = factories.role(club, "director", factories.user("leider"))
-    played = evening_in_play(club, director)
+    played = drawn_evening(club, director)
     hand_record(
         game=Game.objects.get(pk=played.games[0].pk),
         data=HandInput(playing="B", points_a=60, points_b=102),

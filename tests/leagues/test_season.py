@@ -206,7 +206,7 @@ SETTINGS = {
 }
 
 
-def play_season(rng, **settings):
+def play_league_season(rng, **settings):
     """Division 1: three teams (byes), random games, some matches drawn on purpose.
     Division 2: four teams, every match drawn: they end equal on everything."""
     world = build_league(divisions=(3, 4), **settings)
@@ -237,7 +237,7 @@ def play_season(rng, **settings):
 
 @pytest.mark.parametrize("name", SETTINGS)
 def test_league_tables_match_an_independent_count(rng, name):
-    world = play_season(rng, **SETTINGS[name])
+    world = play_league_season(rng, **SETTINGS[name])
     league = League.objects.get(pk=world.league.pk)
     tables = league_selectors.division_tables(league=league)
     assert [t.division.level for t in tables] == [1, 2]
@@ -298,7 +298,7 @@ def test_a_correction_after_confirmation_changes_the_table(rng):
 
 
 def test_promotion_and_relegation_seed_the_next_season(rng):
-    world = play_season(rng)
+    world = play_league_season(rng)
     league = world.league
     top_division, bottom_division = league.divisions.order_by("level")
     # Division 2 is a four-way tie for the promotion place: the organisers decide.
@@ -368,7 +368,7 @@ def test_the_next_season_waits_for_every_match(world, rng):
 
 
 def test_club_ranking_and_history_follow_the_tables(rng):
-    world = play_season(rng)
+    world = play_league_season(rng)
     tables = league_selectors.division_tables(league=world.league)
     overall = {}
     offset = 0

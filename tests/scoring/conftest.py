@@ -1,4 +1,5 @@
-"""Fixtures of the scoring tests: an evening in play, a played season."""
+"""Fixtures of the scoring tests: an evening in play, a played season (a builder and one
+built once per module)."""
 
 import datetime
 import random
@@ -10,7 +11,7 @@ from scoring.demo import play_game
 from scoring.models import Game
 from tests import factories
 from tournaments import services
-from tournaments.models import Attendance, Seat
+from tournaments.models import Attendance
 
 
 @pytest.fixture
@@ -34,41 +35,48 @@ def evening_in_play(club):
     return evening, first
 
 
-def round_one_points(first_round):
-    points = {}
-    for game in Game.objects.filter(table__round=first_round):
-        for seat in Seat.objects.filter(table=game.table):
-            points[seat.member_id] = game.total_a if seat.position in "NS" else game.total_b
-    return points
+@pytest.fixture(scope="session")
+def play_season():
+    """Plays a season: ``play_season(club, *, evenings=3, players=9, rounds=2, seed=7,
+    **settings)`` returns ``(competition, members, evenings, director)``.
 
+    A competition with ``settings``, ``players`` new members and ``evenings`` weekly
+    evenings from 6 October 2026, each with ``rounds`` rounds drawn, played from the
+    seeded random ``seed`` and confirmed, then finished; from evening 2 on one player
+    a night calls in absent. The builder keeps nothing between calls; the calling
+    test (or a module-scoped fixture on ``module_db``) brings the database."""
 
-def play_season(club, *, evenings=3, players=9, rounds=2, seed=7, **settings):
-    director = factories.role(club, "director")
-    competition = factories.competition(club, rounds_per_evening=rounds, **settings)
-    members = factories.members(club, players)
-    rng = random.Random(seed)
-    ruleset = competition.ruleset()
-    played = []
-    for n in range(evenings):
-        date = datetime.date(2026, 10, 6) + datetime.timedelta(weeks=n)
-        evening = factories.evening(competition, date)
-        absent = members[n] if n else None  # one player calls in absent from evening 2 on
-        for member in members:
-            status = "excused" if member == absent else "present"
-            Attendance.objects.create(evening=evening, member=member, status=status)
-        for _ in range(rounds):
-            round_ = services.round_draw(evening=evening, by=director, seed=rng.random())
-            for game in Game.objects.filter(table__round=round_):
-                scoring_services.game_enter_sheet(
-                    game=game, rows=play_game(ruleset, rng), by=director
-                )
-                scoring_services.game_confirm(game=game, name="Tegenpartij")
-        played.append(services.evening_set_status(evening=evening, status="finished", by=director))
-    return competition, members, played, director
+    def play(club, *, evenings=3, players=9, rounds=2, seed=7, **settings):
+        director = factories.role(club, "director")
+        competition = factories.competition(club, rounds_per_evening=rounds, **settings)
+        members = factories.members(club, players)
+        rng = random.Random(seed)
+        ruleset = competition.ruleset()
+        played = []
+        for n in range(evenings):
+            date = datetime.date(2026, 10, 6) + datetime.timedelta(weeks=n)
+            evening = factories.evening(competition, date)
+            absent = members[n] if n else None  # one player calls in absent from evening 2 on
+            for member in members:
+                status = "excused" if member == absent else "present"
+                Attendance.objects.create(evening=evening, member=member, status=status)
+            for _ in range(rounds):
+                round_ = services.round_draw(evening=evening, by=director, seed=rng.random())
+                for game in Game.objects.filter(table__round=round_):
+                    scoring_services.game_enter_sheet(
+                        game=game, rows=play_game(ruleset, rng), by=director
+                    )
+                    scoring_services.game_confirm(game=game, name="Tegenpartij")
+            played.append(
+                services.evening_set_status(evening=evening, status="finished", by=director)
+            )
+        return competition, members, played, director
+
+    return play
 
 
 @pytest.fixture(scope="module")
-def season_once(module_db):
+def season_once(module_db, play_season):
     """A played season of 3 evenings, 8 players, 1 round each, built once per module
     in a club of its own: (club, competition, members, evenings, director).
     Only for tests that read it."""

@@ -13,7 +13,6 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Game, Hand
 from tests import factories
-from tests.conftest import evening_in_play
 from tests.scoring.test_table_entry import entry_url, hand_data, names_of, record
 from tournaments import services as tournament_services
 from tournaments.models import Evening
@@ -27,8 +26,8 @@ def director(club):
 
 
 @pytest.fixture
-def play(club, director):
-    return evening_in_play(club, director)
+def play(club, director, drawn_evening):
+    return drawn_evening(club, director)
 
 
 def confirm_all(play):

@@ -23,7 +23,6 @@ import pytest
 from scoring import rules
 from scoring.models import AuditEntry, Game, Hand
 from tests import factories
-from tests.conftest import evening_in_play
 
 TABLES = 8
 DEVICES_PER_TABLE = 2
@@ -93,10 +92,10 @@ class Device:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_many_tables_at_once_lose_and_double_nothing(live_server):
+def test_many_tables_at_once_lose_and_double_nothing(live_server, drawn_evening):
     club = factories.club()
     director = factories.role(club, "director")
-    play = evening_in_play(club, director, players=TABLES * 4)
+    play = drawn_evening(club, director, players=TABLES * 4)
     assert len(play.tables) == TABLES
     rng = random.Random(2026)
     plans = {table.pk: plan_game(rng) for table in play.tables}

@@ -9,7 +9,6 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tests import factories
-from tests.conftest import evening_in_play
 from tests.scoring.test_table_entry import hand_data, names_of, record
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +25,8 @@ def scorer(club):
 
 
 @pytest.fixture
-def play(club, director):
-    return evening_in_play(club, director)
+def play(club, director, drawn_evening):
+    return drawn_evening(club, director)
 
 
 @pytest.fixture
@@ -283,9 +282,11 @@ def test_the_overview_fragment_reloads_only_the_tables(director_client, play):
     assert f"table-{play.tables[0].pk}" in response.text
 
 
-def test_overview_query_count_is_pinned(director_client, club, director, django_assert_num_queries):
+def test_overview_query_count_is_pinned(
+    director_client, club, director, django_assert_num_queries, drawn_evening
+):
     # A bigger evening: 5 tables, hands everywhere, adjustments.
-    play = evening_in_play(club, director, players=21)
+    play = drawn_evening(club, director, players=21)
     for game in play.games:
         record(game, 4)
     services.adjustment_record(

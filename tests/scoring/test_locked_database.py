@@ -16,7 +16,6 @@ from django.urls import reverse
 
 from scoring.models import Game, Hand
 from tests import factories
-from tests.conftest import evening_in_play
 from tests.scoring.test_offline import hand as first_hand
 from tests.scoring.test_table_entry import entry_url
 
@@ -78,9 +77,9 @@ class Phone:
 @pytest.mark.skipif(not ON_SQLITE, reason="SQLite's one-writer lock")
 @pytest.mark.django_db(transaction=True)
 def test_a_hand_sent_while_the_database_is_locked_is_503_then_arrives_once(
-    live_server, club, short_busy_timeout
+    live_server, club, short_busy_timeout, drawn_evening
 ):
-    table = evening_in_play(club, factories.role(club, "director")).tables[0]
+    table = drawn_evening(club, factories.role(club, "director")).tables[0]
     phone = Phone(urlsplit(live_server.url).port, table)
     hand = first_hand()
 
@@ -113,8 +112,8 @@ def locked(*args, **kwargs):
 
 
 @pytest.mark.django_db
-def test_a_locked_save_from_the_phone_is_503_with_retry_after(club, monkeypatch):
-    table = evening_in_play(club, factories.role(club, "director")).tables[0]
+def test_a_locked_save_from_the_phone_is_503_with_retry_after(club, monkeypatch, drawn_evening):
+    table = drawn_evening(club, factories.role(club, "director")).tables[0]
     client = Client(raise_request_exception=False)
     monkeypatch.setattr("scoring.services.hand_record", locked)
     response = client.post(

@@ -18,7 +18,6 @@ from django.urls import reverse
 
 from scoring.models import AuditEntry, Game, Hand
 from tests import factories
-from tests.conftest import evening_in_play
 from tests.scoring.test_table_entry import entry_url, record
 from tournaments.models import Evening
 
@@ -65,8 +64,8 @@ def director(club):
 
 
 @pytest.fixture
-def play(club, director):
-    return evening_in_play(club, director)
+def play(club, director, drawn_evening):
+    return drawn_evening(club, director)
 
 
 @pytest.fixture
@@ -135,9 +134,9 @@ def test_a_resend_after_the_evening_closed_is_still_answered_as_stored(phone, pl
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_same_hand_from_two_threads_at_once_is_stored_once(club):
+def test_the_same_hand_from_two_threads_at_once_is_stored_once(club, drawn_evening):
     director = factories.role(club, "director")
-    table = evening_in_play(club, director).tables[0]
+    table = drawn_evening(club, director).tables[0]
     phones = [Phone(table), Phone(table)]
     rounds = 6
     statuses = []

@@ -14,7 +14,6 @@ from pypdf import PdfReader
 
 from common import qr
 from tests import factories
-from tests.conftest import evening_in_play
 from tests.scoring.test_table_entry import names_of
 
 pytestmark = pytest.mark.django_db
@@ -45,8 +44,8 @@ def scorer(club):
 
 
 @pytest.fixture
-def play(club, director):
-    return evening_in_play(club, director, players=12)
+def play(club, director, drawn_evening):
+    return drawn_evening(club, director, players=12)
 
 
 def qr_url(play, name="round-qr"):

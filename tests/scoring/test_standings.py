@@ -12,7 +12,7 @@ from scoring import services as scoring_services
 from scoring.demo import play_game
 from scoring.models import Adjustment, Game, Hand
 from tests import factories
-from tests.scoring.conftest import play_season, round_one_points
+from tests.scoring.helpers import round_one_points
 from tournaments import services
 from tournaments.models import Attendance, Competition, Evening, Seat
 
@@ -62,7 +62,7 @@ def independent_evening_points(competition):
     return result
 
 
-def test_season_standings_match_an_independent_count(club):
+def test_season_standings_match_an_independent_count(club, play_season):
     competition, members, evenings, director = play_season(
         club, evenings=4, best_of=2, min_attendance=3, absence_policy="lowest"
     )
@@ -101,7 +101,7 @@ def test_season_standings_match_an_independent_count(club):
     assert any(line.dropped for line in result.lines)
 
 
-def test_equal_points_are_split_by_marsen_or_share_the_place(club):
+def test_equal_points_are_split_by_marsen_or_share_the_place(club, play_season):
     competition, members, evenings, director = play_season(
         club, evenings=1, players=8, rounds=1, tie_breaks=["marsen"]
     )
@@ -131,7 +131,7 @@ def test_equal_points_are_split_by_marsen_or_share_the_place(club):
         assert winner.tie_break == "marsen"
 
 
-def test_evening_result_marks_winner_and_poedelprijs(club):
+def test_evening_result_marks_winner_and_poedelprijs(club, play_season):
     competition, members, evenings, _ = play_season(club, evenings=1, players=8, rounds=2)
     result = standings.evening_result(evening=evenings[0])
     expected = independent_evening_points(competition)[evenings[0].pk]
@@ -174,7 +174,7 @@ def test_pairs_standings_rank_pairs(club):
 
 
 def test_standings_page_queries_do_not_grow_with_the_season(
-    client, club, django_assert_max_num_queries
+    client, club, django_assert_max_num_queries, play_season
 ):
     small, *_ = play_season(club, evenings=1, players=8, rounds=1, seed=1)
     other = factories.club()
@@ -193,7 +193,7 @@ def test_standings_page_queries_do_not_grow_with_the_season(
 
 
 def test_evening_result_and_player_pages_have_constant_queries(
-    client, club, django_assert_max_num_queries
+    client, club, django_assert_max_num_queries, play_season
 ):
     competition, members, evenings, _ = play_season(club, evenings=2, players=9, rounds=2)
     for evening in evenings:
@@ -207,7 +207,7 @@ def test_evening_result_and_player_pages_have_constant_queries(
     assert "<svg" in response.text
 
 
-def test_public_pages_show_no_contact_details(client, club):
+def test_public_pages_show_no_contact_details(client, club, play_season):
     competition, members, evenings, _ = play_season(club, evenings=1, players=8, rounds=1)
     members[0].email = "geheim@example.org"
     members[0].phone = "06-12345678"
@@ -224,7 +224,7 @@ def test_public_pages_show_no_contact_details(client, club):
         assert "geheim@example.org" not in text and "06-12345678" not in text
 
 
-def test_private_club_results_are_not_public(client, club):
+def test_private_club_results_are_not_public(client, club, play_season):
     club.results_public = False
     club.save()
     competition, *_ = play_season(club, evenings=1, players=8, rounds=1)
@@ -285,14 +285,14 @@ def test_provisional_result_ranks_on_the_average_of_confirmed_games(club):
     assert [line.rank for line in result.lines][0] == 1
 
 
-def test_a_closed_evening_is_final_and_names_its_prizes(club):
+def test_a_closed_evening_is_final_and_names_its_prizes(club, play_season):
     competition, members, evenings, _ = play_season(club, evenings=1, players=8, rounds=1)
     result = standings.evening_result(evening=evenings[0])
     assert result.final and result.tables == []
     assert result.winners and result.poedel
 
 
-def test_absence_scores_take_no_place_and_no_poedelprijs_on_the_evening(club):
+def test_absence_scores_take_no_place_and_no_poedelprijs_on_the_evening(club, play_season):
     competition, members, evenings, _ = play_season(
         club, evenings=2, players=9, rounds=1, absence_policy="lowest"
     )

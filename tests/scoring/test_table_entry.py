@@ -15,7 +15,6 @@ from scoring import services
 from scoring.models import AuditEntry, Game, Hand
 from scoring.services import HandInput
 from tests import factories
-from tests.conftest import evening_in_play
 from tournaments import services as tournament_services
 from tournaments.models import Evening, Seat
 
@@ -76,8 +75,8 @@ def director(club):
 
 
 @pytest.fixture
-def play(club, director):
-    return evening_in_play(club, director)
+def play(club, director, drawn_evening):
+    return drawn_evening(club, director)
 
 
 @pytest.fixture
@@ -354,8 +353,10 @@ def test_a_table_link_reaches_only_its_own_game(client, play):
     assert Game.objects.get(pk=second.game.pk).hands_entered == 0
 
 
-def test_a_table_link_of_another_evening_cannot_touch_this_one(client, club, director, play):
-    other = evening_in_play(club, director, seed=2)
+def test_a_table_link_of_another_evening_cannot_touch_this_one(
+    client, club, director, play, drawn_evening
+):
+    other = drawn_evening(club, director, seed=2)
     response = client.post(entry_url(other.tables[0], "table-hand"), hand_data())
     assert response.status_code == 302
     assert set(Hand.objects.values_list("game_id", flat=True)) == {other.games[0].pk}

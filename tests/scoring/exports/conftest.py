@@ -6,7 +6,6 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from tests import factories
-from tests.scoring.conftest import play_season
 
 
 @pytest.fixture(autouse=True)
@@ -16,15 +15,32 @@ def english():
         yield
 
 
-@pytest.fixture
-def season(club):
-    """A played season: 9 players (one sits out every round), 3 evenings of 2 rounds."""
-    competition, members, evenings, director = play_season(
-        club, evenings=3, players=9, rounds=2, tie_breaks=["marsen", "fewer_nat"]
-    )
+#: The played season of the export tests: 9 players (one sits out every round),
+#: 3 evenings of 2 rounds.
+SEASON = {"evenings": 3, "players": 9, "rounds": 2, "tie_breaks": ["marsen", "fewer_nat"]}
+
+
+def _played(club, play_season):
+    competition, members, evenings, director = play_season(club, **SEASON)
     for evening in evenings:
         evening.refresh_from_db()
     return competition, members, evenings, director
+
+
+@pytest.fixture
+def season(club, play_season):
+    """A played season (``SEASON``) in the test's club: (competition, members,
+    evenings, director). For tests that change it."""
+    return _played(club, play_season)
+
+
+@pytest.fixture(scope="module")
+def read_only_season(module_db, play_season):
+    """The same season as ``season``, built once per module in a club of its own.
+
+    Only for tests that read it, never with a live server: the database rows go
+    back at the module's end, but the objects handed out are shared by its tests."""
+    return _played(factories.club(), play_season)
 
 
 @pytest.fixture

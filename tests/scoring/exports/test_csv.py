@@ -25,8 +25,8 @@ def read(data, delimiter=","):
     return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
 
 
-def test_standings_csv_matches_the_site(season):
-    competition, *_ = season
+def test_standings_csv_matches_the_site(read_only_season):
+    competition, *_ = read_only_season
     rows = read(csv_export.report_csv(reports.standings_report(competition=competition)))
     assert rows[0] == [
         "#",
@@ -55,16 +55,16 @@ def test_standings_csv_matches_the_site(season):
         ]
 
 
-def test_standings_csv_average_uses_the_languages_decimal_sign(season):
-    competition, *_ = season
+def test_standings_csv_average_uses_the_languages_decimal_sign(read_only_season):
+    competition, *_ = read_only_season
     with translation.override("nl"):
         data = csv_export.report_csv(reports.standings_report(competition=competition))
     averages = [row[3] for row in read(data, ";")[1:]]
     assert all("," in value and "." not in value for value in averages)
 
 
-def test_hand_log_csv_is_the_import_format_and_matches_the_database(season):
-    competition, *_ = season
+def test_hand_log_csv_is_the_import_format_and_matches_the_database(read_only_season):
+    competition, *_ = read_only_season
     rows = read(csv_export.hand_log_csv(handlog.hand_log_rows(competition)))
     assert rows[0] == [str(handlog.TITLES[key]) for key in handlog.COLUMNS]
     assert rows[0][:4] == ["Date", "Round", "Table", "Hand"]
@@ -78,8 +78,8 @@ def test_hand_log_csv_is_the_import_format_and_matches_the_database(season):
     assert sitouts and all(row[2] == row[3] == "" and row[sitout] == "1600" for row in sitouts)
 
 
-def test_hand_log_csv_speaks_dutch_with_semicolons_and_wij_zij(season):
-    competition, *_ = season
+def test_hand_log_csv_speaks_dutch_with_semicolons_and_wij_zij(read_only_season):
+    competition, *_ = read_only_season
     with translation.override("nl"):
         data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
     rows = read(data, ";")
@@ -91,8 +91,8 @@ def test_hand_log_csv_speaks_dutch_with_semicolons_and_wij_zij(season):
     assert all(len(row) == len(handlog.COLUMNS) for row in rows)
 
 
-def test_every_csv_uses_the_one_dialect_of_the_language(season):
-    competition, *_ = season
+def test_every_csv_uses_the_one_dialect_of_the_language(read_only_season):
+    competition, *_ = read_only_season
     report = reports.standings_report(competition=competition)
     for language, delimiter in (("nl", ";"), ("en", ",")):
         with translation.override(language):

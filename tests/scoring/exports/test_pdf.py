@@ -39,8 +39,8 @@ def first_round(evenings):
     return Round.objects.get(evening=evenings[0], number=1)
 
 
-def test_standings_pdf_lists_every_player_with_the_sites_points(season):
-    competition, *_ = season
+def test_standings_pdf_lists_every_player_with_the_sites_points(read_only_season):
+    competition, *_ = read_only_season
     data = pdf.report_pdf(reports.standings_report(competition=competition))
     reader = PdfReader(io.BytesIO(data))
     assert len(reader.pages) == 1
@@ -56,8 +56,8 @@ def test_standings_pdf_lists_every_player_with_the_sites_points(season):
     assert "Printed" in text and "Page 1 of 1" in text
 
 
-def test_a_long_standings_list_repeats_the_header_on_every_page(season):
-    competition, *_ = season
+def test_a_long_standings_list_repeats_the_header_on_every_page(read_only_season):
+    competition, *_ = read_only_season
     report = reports.standings_report(competition=competition)
     rows = [dict(row, name=f"Speler {n:03d}", rank=n + 1) for n, row in enumerate(report.rows * 20)]
     report = dataclasses.replace(report, rows=rows)
@@ -71,8 +71,8 @@ def test_a_long_standings_list_repeats_the_header_on_every_page(season):
     assert all(f"Speler {n:03d}" in everything for n in range(len(rows)))
 
 
-def test_evening_result_pdf_has_rounds_points_and_prizes(season):
-    competition, members, evenings, director = season
+def test_evening_result_pdf_has_rounds_points_and_prizes(read_only_season):
+    competition, members, evenings, director = read_only_season
     evening = evenings[1]
     result = standings.evening_result(evening=evening)
     text = "\n".join(pdf_pages(pdf.report_pdf(reports.evening_report(evening=evening))))
@@ -95,8 +95,8 @@ def test_a_provisional_evening_pdf_says_so_and_names_no_prize(evening_in_play):
         assert has_run(text, result.names[line.key], result.rounds[line.key][1], line.points)
 
 
-def test_many_columns_turn_the_page_sideways(season):
-    competition, members, evenings, director = season
+def test_many_columns_turn_the_page_sideways(read_only_season):
+    competition, members, evenings, director = read_only_season
     report = reports.evening_report(evening=evenings[0])
     extra = [Column(f"round_{n}", f"Round {n}", INT, 9) for n in range(3, 9)]
     report = dataclasses.replace(report, columns=report.columns[:4] + extra + report.columns[4:])
@@ -104,8 +104,8 @@ def test_many_columns_turn_the_page_sideways(season):
     assert page.mediabox.width > page.mediabox.height
 
 
-def test_blank_score_sheets_one_page_per_table_with_names_and_link(season):
-    competition, members, evenings, director = season
+def test_blank_score_sheets_one_page_per_table_with_names_and_link(read_only_season):
+    competition, members, evenings, director = read_only_season
     round_ = first_round(evenings)
     sheets = reports.round_sheets(round_=round_, entry_url=entry_url)
     pages = pdf_pages(pdf.scoresheets_pdf(sheets))
@@ -123,8 +123,8 @@ def test_blank_score_sheets_one_page_per_table_with_names_and_link(season):
         assert [str(n) for n in range(1, 17)] == [n for n in numbers if n.isdigit()][:16]
 
 
-def test_filled_score_sheets_carry_the_games_totals(season):
-    competition, members, evenings, director = season
+def test_filled_score_sheets_carry_the_games_totals(read_only_season):
+    competition, members, evenings, director = read_only_season
     round_ = first_round(evenings)
     sheets = reports.round_sheets(round_=round_, entry_url=entry_url, filled=True)
     pages = pdf_pages(pdf.scoresheets_pdf(sheets))
@@ -135,8 +135,8 @@ def test_filled_score_sheets_carry_the_games_totals(season):
         assert "confirmed" in text
 
 
-def test_filled_sheet_rows_add_up_to_the_game_total(season):
-    competition, members, evenings, director = season
+def test_filled_sheet_rows_add_up_to_the_game_total(read_only_season):
+    competition, members, evenings, director = read_only_season
     for round_ in Round.objects.filter(evening__competition=competition):
         sheets = reports.round_sheets(round_=round_, entry_url=entry_url, filled=True)
         for sheet in sheets.sheets:
@@ -147,8 +147,8 @@ def test_filled_sheet_rows_add_up_to_the_game_total(season):
                 assert all(row.points[team] in (0, 162) for row in sheet.rows if any(row.nat))
 
 
-def test_table_plan_names_everyone_and_who_sits_out(season):
-    competition, members, evenings, director = season
+def test_table_plan_names_everyone_and_who_sits_out(read_only_season):
+    competition, members, evenings, director = read_only_season
     round_ = first_round(evenings)
     sheets = reports.round_sheets(round_=round_, entry_url=lambda token: "")
     text = "\n".join(pdf_pages(pdf.table_plan_pdf(sheets)))
@@ -168,8 +168,8 @@ def test_names_in_other_alphabets_print(season):
     assert "Łukasz Żółć-Şahin" in text
 
 
-def test_pdfs_follow_the_active_language(season):
-    competition, *_ = season
+def test_pdfs_follow_the_active_language(read_only_season):
+    competition, *_ = read_only_season
     with translation.override("nl"):
         text = pdf_pages(pdf.report_pdf(reports.standings_report(competition=competition)))[0]
     result = standings.season_standings(competition=competition)
@@ -216,8 +216,8 @@ def test_names_with_markup_characters_print_as_written(season):
     not (shutil.which("pdftoppm") and shutil.which("zbarimg")),
     reason="needs poppler-utils and zbar-tools to read the QR code",
 )
-def test_the_qr_code_opens_the_tables_entry_page(season, tmp_path):
-    competition, members, evenings, director = season
+def test_the_qr_code_opens_the_tables_entry_page(read_only_season, tmp_path):
+    competition, members, evenings, director = read_only_season
     round_ = first_round(evenings)
     sheets = reports.round_sheets(round_=round_, entry_url=entry_url)
     (tmp_path / "sheets.pdf").write_bytes(pdf.scoresheets_pdf(sheets))
@@ -235,8 +235,8 @@ def test_the_qr_code_opens_the_tables_entry_page(season, tmp_path):
     assert codes == [f"{BASE}/t/{table.token}/" for table in tables]
 
 
-def test_dates_in_a_dutch_pdf_are_written_in_dutch(season):
-    competition, members, evenings, director = season
+def test_dates_in_a_dutch_pdf_are_written_in_dutch(read_only_season):
+    competition, members, evenings, director = read_only_season
     evening = evenings[0]  # Tuesday 6 October 2026
     with translation.override("nl"):
         text = "\n".join(pdf_pages(pdf.report_pdf(reports.evening_report(evening=evening))))

@@ -137,9 +137,8 @@ def test_hand_log_is_for_members(client, season):
 
 
 def test_hand_log_download_takes_the_same_queries_whatever_the_season(
-    client, club, django_assert_num_queries
+    client, club, django_assert_num_queries, play_season
 ):
-    from tests.scoring.conftest import play_season
 
     client.force_login(factories.role(club, "member"))
     competition, *_ = play_season(club, evenings=1, players=8, rounds=1)

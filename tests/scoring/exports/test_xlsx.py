@@ -45,8 +45,8 @@ def standings_values(competition):
     ]
 
 
-def test_standings_sheet_holds_the_sites_numbers_as_numbers(season):
-    competition, *_ = season
+def test_standings_sheet_holds_the_sites_numbers_as_numbers(read_only_season):
+    competition, *_ = read_only_season
     book = read_xlsx(xlsx.report_xlsx(reports.standings_report(competition=competition)))
     assert book.sheetnames == ["Standings"]
     sheet = book["Standings"]
@@ -74,8 +74,8 @@ def test_standings_sheet_holds_the_sites_numbers_as_numbers(season):
         assert isinstance(got[3], int | float)
 
 
-def test_standings_header_is_bold_frozen_and_the_settings_stand_above_it(season):
-    competition, *_ = season
+def test_standings_header_is_bold_frozen_and_the_settings_stand_above_it(read_only_season):
+    competition, *_ = read_only_season
     book = read_xlsx(xlsx.report_xlsx(reports.standings_report(competition=competition)))
     sheet = book.active
     top = header_row(sheet)
@@ -91,8 +91,8 @@ def test_standings_header_is_bold_frozen_and_the_settings_stand_above_it(season)
     assert sheet.auto_filter.ref == f"A{top}:I{top + 9}"
 
 
-def test_a_shared_rank_is_a_number_shown_with_an_equals_sign(season):
-    competition, members, evenings, director = season
+def test_a_shared_rank_is_a_number_shown_with_an_equals_sign(read_only_season):
+    competition, members, evenings, director = read_only_season
     report = reports.standings_report(competition=competition)
     report.rows[1]["rank"], report.rows[1]["shared"] = 1, True
     report.rows[0]["shared"] = True
@@ -103,8 +103,7 @@ def test_a_shared_rank_is_a_number_shown_with_an_equals_sign(season):
     assert sheet.cell(row=top + 3, column=1).number_format == "General"
 
 
-def test_players_below_the_attendance_line_have_an_empty_rank(club):
-    from tests.scoring.conftest import play_season
+def test_players_below_the_attendance_line_have_an_empty_rank(club, play_season):
 
     competition, *_ = play_season(club, evenings=2, players=9, rounds=1, min_attendance=2)
     expected = standings_values(competition)
@@ -116,8 +115,8 @@ def test_players_below_the_attendance_line_have_an_empty_rank(club):
     assert rows[-1][0].startswith("Players without a rank")
 
 
-def test_evening_result_sheet_has_every_round_and_the_prizes(season):
-    competition, members, evenings, director = season
+def test_evening_result_sheet_has_every_round_and_the_prizes(read_only_season):
+    competition, members, evenings, director = read_only_season
     evening = evenings[0]
     result = standings.evening_result(evening=evening)
     sheet = read_xlsx(xlsx.report_xlsx(reports.evening_report(evening=evening))).active
@@ -211,8 +210,8 @@ def database_hand_log(competition):
     return rows
 
 
-def test_hand_log_has_one_row_per_hand_with_real_values(season):
-    competition, *_ = season
+def test_hand_log_has_one_row_per_hand_with_real_values(read_only_season):
+    competition, *_ = read_only_season
     data = xlsx.hand_log_xlsx(handlog.hand_log_rows(competition), name_width=12)
     book = read_xlsx(data)
     assert book.sheetnames == ["Hands"]
@@ -246,8 +245,8 @@ def test_an_empty_competition_gives_a_sheet_with_only_the_header(club):
     assert sheet.cell(row=header_row(sheet), column=2).value == "Player"
 
 
-def test_dates_written_as_text_in_a_dutch_sheet_are_dutch(season):
-    competition, members, evenings, director = season
+def test_dates_written_as_text_in_a_dutch_sheet_are_dutch(read_only_season):
+    competition, members, evenings, director = read_only_season
     with translation.override("nl"):
         sheet = read_xlsx(xlsx.report_xlsx(reports.evening_report(evening=evenings[0]))).active
         printed = date_format(timezone.localdate(), "j F Y")
