@@ -130,6 +130,7 @@ def member_merge(*, keep: Member, remove: Member, by) -> Member:
             ) from exc
         if count:
             moved[model._meta.label] = count
+    signals.members_merged.send(Member, keep=keep, remove=remove)
     if not keep.membership_number and remove.membership_number:
         number = remove.membership_number
         remove.membership_number = ""

@@ -4,8 +4,12 @@
   its transaction, before anything is deleted. A receiver raises a translated
   ``ValidationError`` to refuse (leagues: while a league of other clubs depends on
   the club); the refusal changes nothing.
+- ``members_merged``: sent by ``clubs.services.member_merge`` with ``keep=`` and
+  ``remove=`` inside its transaction, after every row of ``remove`` points at
+  ``keep`` (by queryset updates, which send no model signals).
 """
 
 from django.dispatch import Signal
 
 club_deleting = Signal()
+members_merged = Signal()

@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import groupby
+from typing import NamedTuple
 
 # The basis and the tie-breaks are competition settings: defined (pure) next to the
 # competition model, which builds its choices from them; exported here as well.
@@ -41,13 +42,13 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class EveningLine:
+class EveningLine(NamedTuple):
     """One player's (or pair's) evening: what the standings add up.
 
     ``games`` counts the rounds scored (played, sat out, or absence-scored);
     ``played`` is False for an evening scored only by the absence policy, which
-    does not count as attendance.
+    does not count as attendance. A named tuple: immutable, and four times cheaper
+    to make than a frozen dataclass (a season makes one per player-evening).
     """
 
     evening: Hashable
@@ -122,10 +123,8 @@ def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> R
     if settings.best_of is not None and len(lines) > settings.best_of:
         # Best first; among equal evenings the earlier one is kept (stable sort). By
         # position, not by value: two evenings can be equal lines.
-        basis = settings.basis
-        order = sorted(
-            range(len(lines)), key=lambda i: _evening_value(lines[i], basis), reverse=True
-        )
+        values = [_evening_value(line, settings.basis) for line in lines]
+        order = sorted(range(len(lines)), key=values.__getitem__, reverse=True)
         keep = frozenset(order[: settings.best_of])
         kept = tuple(line for i, line in enumerate(lines) if i in keep)
         dropped = tuple(line for i, line in enumerate(lines) if i not in keep)

@@ -21,13 +21,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import EmptyResultSet
-from django.db import connections
+from django.db import DatabaseError, connections, transaction
 from django.db.models import Case, Count, F, IntegerField, Min, Sum, When
+from django.db.models.functions import Coalesce
 
 from clubs.models import Member
 from tournaments.models import Attendance, Competition, Evening, Round, Seat
 
-from .models import Adjustment, Game
+from .models import Adjustment, EveningTotals, Game
 from .ranking import (
     Basis,
     EveningLine,
@@ -67,14 +68,9 @@ class Tally:
     rounds: dict = field(default_factory=dict)
 
     def line(self, evening_id):
+        # Positional, in EveningLine's field order: a season makes 4,000 of these.
         return EveningLine(
-            evening=evening_id,
-            points=self.points,
-            games=self.games,
-            marsen=self.marsen,
-            nat=self.nat,
-            roem=self.roem,
-            played=self.played,
+            evening_id, self.points, self.games, self.marsen, self.nat, self.roem, self.played
         )
 
 
@@ -96,9 +92,10 @@ def _fetch(values_queryset):
         return cursor.fetchall()
 
 
-def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
-    """{evening_id: {member_id: Tally}} for the given evenings, in constant queries."""
-    tallies = defaultdict(lambda: defaultdict(Tally))
+def _game_sums(evening_ids, *, confirmed_only=False, by_round=False):
+    """Per player and evening (and round, ``by_round``): the sums of the games the
+    player's team played, as ``(member_id, evening_id, [round number,] points,
+    games, marsen, tegenpit, nat, nat_defending, roem, verzaken)`` rows, in one query."""
     seats = Seat.objects.filter(
         round__evening_id__in=evening_ids, table__isnull=False, member__isnull=False
     )
@@ -106,15 +103,81 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         seats = seats.filter(table__game__status=Game.Status.CONFIRMED)
     group = ["member_id", "round__evening_id"] + (["round__number"] if by_round else [])
     rows = seats.values(*group).annotate(
-        points=Sum(_per_team("table__game__total_a", "table__game__total_b")),
+        points=Coalesce(Sum(_per_team("table__game__total_a", "table__game__total_b")), 0),
         games=Count("pk"),
-        marsen=Sum(_per_team("table__game__marsen_a", "table__game__marsen_b")),
-        tegenpit=Sum(_per_team("table__game__tegenpit_a", "table__game__tegenpit_b")),
-        nat=Sum(_per_team("table__game__nat_a", "table__game__nat_b")),
-        nat_defending=Sum(_per_team("table__game__nat_b", "table__game__nat_a")),
-        roem=Sum(_per_team("table__game__roem_a", "table__game__roem_b")),
-        verzaken=Sum(_per_team("table__game__verzaken_a", "table__game__verzaken_b")),
+        marsen=Coalesce(Sum(_per_team("table__game__marsen_a", "table__game__marsen_b")), 0),
+        tegenpit=Coalesce(Sum(_per_team("table__game__tegenpit_a", "table__game__tegenpit_b")), 0),
+        nat=Coalesce(Sum(_per_team("table__game__nat_a", "table__game__nat_b")), 0),
+        nat_defending=Coalesce(Sum(_per_team("table__game__nat_b", "table__game__nat_a")), 0),
+        roem=Coalesce(Sum(_per_team("table__game__roem_a", "table__game__roem_b")), 0),
+        verzaken=Coalesce(Sum(_per_team("table__game__verzaken_a", "table__game__verzaken_b")), 0),
     )
+    return _fetch(rows)
+
+
+def _stored_game_sums(evening_ids, finished):
+    """:func:`_game_sums` of the confirmed games by evening: for the ``finished``
+    evenings from :class:`~scoring.models.EveningTotals` (those without are summed
+    and stored now), for the others summed now.
+
+    Summing and storing share one transaction that first locks the finished evenings'
+    rows (on SQLite: takes the write lock), so a change committed meanwhile is either
+    in the sums or throws them away after them (``scoring.receivers``). A database too
+    busy to store them still gives this request its sums.
+    """
+    stored = {
+        evening_id: EveningTotals.unpack(sums)
+        for evening_id, sums in EveningTotals.objects.filter(evening_id__in=finished).values_list(
+            "evening_id", "sums"
+        )
+    }
+    to_store = [e for e in evening_ids if e in finished and e not in stored]
+    others = [e for e in evening_ids if e not in finished]
+    if others:
+        stored.update(_sums_by_evening(others))
+    if not to_store:
+        return stored
+    fresh = None
+    try:
+        with transaction.atomic():
+            locked = list(
+                Evening.objects.select_for_update()
+                .filter(pk__in=to_store, status=Evening.Status.FINISHED)
+                .values_list("pk", flat=True)
+            )
+            fresh = _sums_by_evening(to_store)
+            EveningTotals.objects.bulk_create(
+                [EveningTotals(evening_id=e, sums=EveningTotals.pack(fresh[e])) for e in locked],
+                ignore_conflicts=True,
+            )
+    except DatabaseError:
+        if fresh is None:
+            fresh = _sums_by_evening(to_store)
+    stored.update(fresh)
+    return stored
+
+
+def _sums_by_evening(evening_ids):
+    sums = {evening_id: [] for evening_id in evening_ids}
+    for member_id, evening_id, *rest in _game_sums(evening_ids, confirmed_only=True):
+        sums[evening_id].append((member_id, *rest))
+    return sums
+
+
+def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False, finished=None):
+    """{evening_id: {member_id: Tally}} for the given evenings, in constant queries.
+
+    ``finished``: the finished evenings among them, when only confirmed games count
+    (the season standings, a player's season): their game sums are kept in
+    :class:`~scoring.models.EveningTotals`, read instead of summed again.
+    """
+    tallies = defaultdict(lambda: defaultdict(Tally))
+    stored = finished is not None
+    if stored:
+        for evening_id, rows in _stored_game_sums(list(evening_ids), set(finished)).items():
+            members = tallies[evening_id]
+            for member_id, *sums in rows:
+                members[member_id] = Tally(*sums, 0, True)
     for (
         member_id,
         evening_id,
@@ -127,19 +190,21 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False):
         defending,
         roem,
         verzaken,
-    ) in _fetch(rows):
+    ) in (
+        () if stored else _game_sums(evening_ids, confirmed_only=confirmed_only, by_round=by_round)
+    ):
         tally = tallies[evening_id][member_id]
-        tally.points += points or 0
+        tally.points += points
         tally.games += games
-        tally.marsen += marsen or 0
-        tally.tegenpit += tegenpit or 0
-        tally.nat += nat or 0
-        tally.nat_defending += defending or 0
-        tally.roem += roem or 0
-        tally.verzaken += verzaken or 0
+        tally.marsen += marsen
+        tally.tegenpit += tegenpit
+        tally.nat += nat
+        tally.nat_defending += defending
+        tally.roem += roem
+        tally.verzaken += verzaken
         tally.played = True
         if by_round:
-            tally.rounds[number[0]] = points or 0
+            tally.rounds[number[0]] = points
 
     personal = Adjustment.objects.filter(evening_id__in=evening_ids, member__isnull=False)
     for row in personal.values("evening_id", "member_id", "kind", "round__number").annotate(
@@ -424,16 +489,16 @@ def season_standings(
     or by ``settings`` (a side ranking)."""
     evenings = counted_evenings(competition, period)
     ids = [e.pk for e in evenings]
-    tallies = evening_tallies(ids, confirmed_only=True)
+    tallies = evening_tallies(ids, confirmed_only=True, finished=ids)
     _apply_substitutes(competition, tallies, ids)
     _apply_absences(competition, tallies, ids)
     pairs = competition.kind == Competition.Kind.PAIRS
     if pairs:
         tallies = _pair_tallies(competition, tallies)
     per_key = defaultdict(list)
-    for evening in evenings:
-        for key, tally in tallies.get(evening.pk, {}).items():
-            per_key[key].append(tally.line(evening.pk))
+    for evening_id in ids:
+        for key, tally in tallies.get(evening_id, {}).items():
+            per_key[key].append(tally.line(evening_id))
     if settings is None:
         settings = ranking_settings(competition)
     else:
@@ -632,7 +697,8 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         .order_by("date")
     )
     ids = [e.pk for e in evenings]
-    tallies = evening_tallies(ids, confirmed_only=True)
+    finished = [e.pk for e in evenings if e.status == Evening.Status.FINISHED]
+    tallies = evening_tallies(ids, confirmed_only=True, finished=finished)
     _apply_substitutes(competition, tallies, ids)
     _apply_absences(competition, tallies, ids)
     standing = None

@@ -44,7 +44,8 @@ from . import csv, handlog, pdf, reports, xlsx
 
 FORMAT = "klaverjas-club-archive"
 VERSION = 1
-NOT_CARRIED = ("clubs.clubrole", "clubs.invitation")
+#: Roles and invitations are accounts'; stored evening totals are made again on reading.
+NOT_CARRIED = ("clubs.clubrole", "clubs.invitation", "scoring.eveningtotals")
 #: The most rows one archive may hold (a big club's ten seasons fit many times).
 MAX_OBJECTS = 2_000_000
 

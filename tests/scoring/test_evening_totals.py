@@ -1,0 +1,155 @@
+"""The stored evening totals (``EveningTotals``): the season standings read each
+finished evening's sums instead of summing its games again, and every change below
+an evening throws that evening's away, so the standings never show a stale number."""
+
+import pytest
+
+from clubs import services as club_services
+from scoring import services as scoring_services
+from scoring import standings
+from scoring.models import EveningTotals, Game
+from tests import factories
+from tournaments import services
+from tournaments.models import Seat
+
+
+def live(evening_ids):
+    """Each player's sums of an evening's confirmed games, summed now."""
+    tallies = standings.evening_tallies(evening_ids, confirmed_only=True)
+    return {
+        (evening, member): (t.points, t.games, t.marsen, t.tegenpit, t.nat, t.roem, t.verzaken)
+        for evening, members in tallies.items()
+        for member, t in members.items()
+    }
+
+
+def from_store(evening_ids):
+    tallies = standings.evening_tallies(evening_ids, confirmed_only=True, finished=evening_ids)
+    return {
+        (evening, member): (t.points, t.games, t.marsen, t.tegenpit, t.nat, t.roem, t.verzaken)
+        for evening, members in tallies.items()
+        for member, t in members.items()
+    }
+
+
+def lines(competition):
+    return [
+        (line.key, line.rank, line.points, line.games, line.marsen)
+        for line in standings.season_standings(competition=competition).lines
+    ]
+
+
+@pytest.fixture
+def season(club, play_season):
+    competition, members, evenings, director = play_season(
+        club, evenings=2, players=9, rounds=2, seed=11
+    )
+    return competition, members, evenings, director
+
+
+def stored_ids():
+    return set(EveningTotals.objects.values_list("evening_id", flat=True))
+
+
+def test_the_first_read_stores_each_finished_evening_and_later_reads_agree(season):
+    competition, members, evenings, director = season
+    ids = [e.pk for e in evenings]
+    assert stored_ids() == set()
+    first = lines(competition)
+    assert stored_ids() == set(ids)
+    assert from_store(ids) == live(ids)
+    assert lines(competition) == first
+    # An evening still in play is summed every time, never stored.
+    services.evening_set_status(evening=evenings[1], status="in_play", by=director)
+    assert stored_ids() == {ids[0]}
+    assert from_store(ids) == live(ids)
+    assert stored_ids() == {ids[0]}
+
+
+def change_a_game(evening):
+    game = Game.objects.filter(table__round__evening=evening).first()
+    game.total_a += 100
+    game.save()
+
+
+def move_a_seat(evening):
+    seat = Seat.objects.filter(round__evening=evening, table__isnull=False).first()
+    seat.member = factories.member(evening.competition.club, name="Invaller")
+    seat.save()
+
+
+def delete_a_seat(evening):
+    Seat.objects.filter(round__evening=evening, table__isnull=False).first().delete()
+
+
+def reopen(evening):
+    evening.status = "in_play"
+    evening.save()
+
+
+def delete_the_last_round(evening):
+    """As ``tournaments.services.round_delete`` does, with scoring's receiver."""
+    round_ = evening.rounds.order_by("-number").first()
+    Game.objects.filter(table__round=round_).delete()
+    round_.seats.all().delete()
+    round_.tables.all().delete()
+    round_.delete()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [change_a_game, move_a_seat, delete_a_seat, reopen, delete_the_last_round],
+)
+def test_a_change_below_an_evening_throws_its_totals_away(season, change):
+    competition, members, evenings, director = season
+    ids = [e.pk for e in evenings]
+    lines(competition)
+    change(evenings[1])
+    assert stored_ids() == {ids[0]}
+    assert from_store(ids) == live(ids)
+
+
+def test_merging_two_records_of_a_player_throws_the_clubs_totals_away(club, season):
+    competition, members, evenings, director = season
+    ids = [e.pk for e in evenings]
+    # The second evening's games of one player were entered on a second record.
+    second = factories.member(club, name=members[4].name + " (2)")
+    Seat.objects.filter(round__evening=evenings[1], member=members[4]).update(member=second)
+    before = {key: points for key, _rank, points, _g, _m in lines(competition)}
+    assert stored_ids() == set(ids)
+    club_services.member_merge(keep=members[4], remove=second, by=factories.role(club, "admin"))
+    assert stored_ids() == set()
+    after = {key: points for key, _rank, points, _g, _m in lines(competition)}
+    assert after[members[4].pk] == before[members[4].pk] + before[second.pk]
+    assert second.pk not in after
+    assert from_store(ids) == live(ids)
+
+
+def test_a_directors_correction_in_a_closed_evening_shows_in_the_standings(season):
+    competition, members, evenings, director = season
+    ids = [e.pk for e in evenings]
+    game = Game.objects.filter(table__round__evening=evenings[1]).order_by("pk").first()
+    north = Seat.objects.get(table=game.table, position="N").member_id
+    before = {key: points for key, _rank, points, _g, _m in lines(competition)}
+    old_total = game.total_a
+    rows = [
+        {name: getattr(hand, name) for name in scoring_services.HAND_INPUTS}
+        for hand in game.hands.order_by("number")
+    ]
+    # Hand 1 was written down with wij and zij the wrong way round.
+    first = rows[0]
+    first["points_a"], first["points_b"] = first["points_b"], first["points_a"]
+    first["roem_a"], first["roem_b"] = first["roem_b"], first["roem_a"]
+    first["playing"] = "B" if first["playing"] == "A" else "A"
+    first["pit"] = {"A": "B", "B": "A"}.get(first["pit"], "")
+    rows = [scoring_services.HandInput(**row) for row in rows]
+    scoring_services.game_enter_sheet(
+        game=game, rows=rows, by=director, reason="wij en zij verwisseld"
+    )
+    game.refresh_from_db()
+    assert game.total_a != old_total
+    assert stored_ids() == {ids[0]}
+    after = {key: points for key, _rank, points, _g, _m in lines(competition)}
+    # North's season moves by exactly what wij's game total moved.
+    assert after[north] - before[north] == game.total_a - old_total
+    assert from_store(ids) == live(ids)
