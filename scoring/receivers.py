@@ -10,14 +10,15 @@ transaction: the evening itself, a round, table, seat or game, or members
 merged (``clubs.signals.members_merged``, an update that sends no model signal).
 """
 
-from django.db.models.signals import post_delete, post_save
+from django.db.models import Q
+from django.db.models.signals import post_delete, post_save, pre_save
 
 from clubs import signals as club_signals
 from tournaments import signals
 from tournaments.models import Evening, Round, Seat, Table
 
 from . import selectors, services
-from .models import EveningTotals, Game
+from .models import Game
 
 
 def round_drawn(sender, *, round_, sitouts, by, **kwargs):
@@ -44,28 +45,46 @@ def open_games_asked(sender, *, evening, **kwargs) -> int:
     return selectors.evening_open_game_count(evening=evening)
 
 
-def _forget(evenings):
-    EveningTotals.objects.filter(evening_id__in=evenings).delete()
+def evening_saved(sender, instance, raw=False, **kwargs):
+    if not raw:  # loaddata and archives bring their rows as they were
+        services.evening_totals_forget([instance.pk])
 
 
-def evening_saved(sender, instance, **kwargs):
-    _forget([instance.pk])
+def round_saving(sender, instance, raw=False, **kwargs):
+    """Before a round is saved: its evening's totals, and its old evening's when it
+    moves (a league match moved to another matchday)."""
+    if not raw:
+        services.evening_totals_forget(
+            [instance.evening_id], Round.objects.filter(pk=instance.pk).values("evening_id")
+        )
 
 
-def round_changed(sender, instance, **kwargs):
-    _forget([instance.evening_id])
+def round_deleted(sender, instance, **kwargs):
+    services.evening_totals_forget([instance.evening_id])
 
 
-def table_or_seat_changed(sender, instance, **kwargs):
-    _forget(Round.objects.filter(pk=instance.round_id).values("evening_id"))
+def table_or_seat_saving(sender, instance, raw=False, **kwargs):
+    """Before a table or seat is saved: its round's evening's totals, and those of
+    the round it was in (the admin may move it)."""
+    if not raw:
+        services.evening_totals_forget(
+            Round.objects.filter(pk=instance.round_id).values("evening_id"),
+            sender.objects.filter(pk=instance.pk).values("round__evening_id"),
+        )
 
 
-def game_saved(sender, instance, **kwargs):
-    _forget(Round.objects.filter(tables=instance.table_id).values("evening_id"))
+def game_saved(sender, instance, raw=False, **kwargs):
+    if not raw:
+        services.evening_totals_forget(
+            Round.objects.filter(tables=instance.table_id).values("evening_id")
+        )
 
 
 def members_merged(sender, *, keep, **kwargs):
-    _forget(Evening.objects.filter(competition__club_id=keep.club_id).values("pk"))
+    """Every evening ``keep`` played in now (also other clubs' league evenings)."""
+    services.evening_totals_forget(
+        Seat.objects.filter(Q(member=keep) | Q(substitute_member=keep)).values("round__evening_id")
+    )
 
 
 def connect():
@@ -78,15 +97,15 @@ def connect():
     signals.play_asked.connect(play_asked, dispatch_uid="scoring.play_asked")
     signals.open_games_asked.connect(open_games_asked, dispatch_uid="scoring.open_games_asked")
     # The stored evening totals. A hand changes only with its game's totals (the
-    # services save both; the admin shows hands read-only), and games and hands are
-    # deleted only with their round or table, so neither needs more receivers (a
-    # delete receiver would also slow every cascade down to one signal a row).
+    # services save both; the admin shows hands and games read-only); games, hands,
+    # tables and seats are deleted only with their round (the admin may not delete
+    # them one by one), so only a round's deletion needs a receiver: one on every
+    # seat would turn each cascade (a club deleted) into a signal and a query a row.
     post_save.connect(evening_saved, sender=Evening, dispatch_uid="scoring.totals.evening")
-    post_save.connect(round_changed, sender=Round, dispatch_uid="scoring.totals.round")
-    post_delete.connect(round_changed, sender=Round, dispatch_uid="scoring.totals.round-")
+    pre_save.connect(round_saving, sender=Round, dispatch_uid="scoring.totals.round")
+    post_delete.connect(round_deleted, sender=Round, dispatch_uid="scoring.totals.round-")
     for model in (Table, Seat):
         uid = f"scoring.totals.{model._meta.model_name}"
-        post_save.connect(table_or_seat_changed, sender=model, dispatch_uid=uid)
-        post_delete.connect(table_or_seat_changed, sender=model, dispatch_uid=uid + "-")
+        pre_save.connect(table_or_seat_saving, sender=model, dispatch_uid=uid)
     post_save.connect(game_saved, sender=Game, dispatch_uid="scoring.totals.game")
     club_signals.members_merged.connect(members_merged, dispatch_uid="scoring.totals.merged")

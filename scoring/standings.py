@@ -121,9 +121,11 @@ def _stored_game_sums(evening_ids, finished):
     and stored now), for the others summed now.
 
     Summing and storing share one transaction that first locks the finished evenings'
-    rows (on SQLite: takes the write lock), so a change committed meanwhile is either
-    in the sums or throws them away after them (``scoring.receivers``). A database too
-    busy to store them still gives this request its sums.
+    rows FOR NO KEY UPDATE (on SQLite: takes the write lock); a change below an
+    evening locks it FOR SHARE before it throws the totals away
+    (``scoring.services.evening_totals_forget``), so it is either in the sums or
+    throws them away after they are stored. A database too busy to store them still
+    gives this request its sums.
     """
     stored = {
         evening_id: EveningTotals.unpack(sums)
@@ -141,8 +143,9 @@ def _stored_game_sums(evening_ids, finished):
     try:
         with transaction.atomic():
             locked = list(
-                Evening.objects.select_for_update()
+                Evening.objects.select_for_update(no_key=True)
                 .filter(pk__in=to_store, status=Evening.Status.FINISHED)
+                .order_by("pk")
                 .values_list("pk", flat=True)
             )
             fresh = _sums_by_evening(to_store)

@@ -55,6 +55,10 @@ class TableAdmin(admin.ModelAdmin):
     search_fields = ["round__evening__competition__name"]
     readonly_fields = ["token"]
 
+    def has_delete_permission(self, request, obj=None):
+        # Tables go with their round (taken back on the round page), never one by one.
+        return False
+
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
@@ -62,6 +66,11 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ["position"]
     list_select_related = ["round__evening__competition", "table", "member"]
     search_fields = ["member__name", "substitute"]
+
+    def has_delete_permission(self, request, obj=None):
+        # Seats go with their round (taken back on the round page), never one by one:
+        # a round without one of its players is no longer the round that was played.
+        return False
 
 
 @admin.register(EveningLog)

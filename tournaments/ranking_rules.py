@@ -76,7 +76,12 @@ class SideRanking:
         return SIDE_BASES[self.kind]
 
     @classmethod
-    def from_json(cls, value: dict) -> "SideRanking":
+    def from_json(cls, value) -> "SideRanking":
+        """A stored definition; a bare kind (``"points"``, as stored before side
+        rankings had their own best N and minimum, and as an old club archive brings
+        it) is every counting evening, no minimum."""
+        if isinstance(value, str):
+            return cls(kind=Side(value))
         return cls(
             kind=Side(value["kind"]),
             best_of=value.get("best_of") or None,

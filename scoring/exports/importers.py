@@ -1008,8 +1008,10 @@ def _resolve_names(hands, sitouts, preview, club, create_members):
     return members
 
 
-def _evening_fingerprint(games, sitouts):
-    """What an evening holds, comparable between the file and the database."""
+def _evening_fingerprint(games, sitouts, *, marsen=True):
+    """What an evening holds, comparable between the file and the database; without
+    ``marsen`` (a file without the sit-out marsen column, as exported before it
+    was added) a sit-out's marsen are left out of the comparison."""
     return (
         frozenset(
             (
@@ -1020,11 +1022,13 @@ def _evening_fingerprint(games, sitouts):
             )
             for game in games
         ),
-        frozenset((s.round, name_key(s.name), s.points, s.marsen) for s in sitouts),
+        frozenset(
+            (s.round, name_key(s.name), s.points, s.marsen if marsen else None) for s in sitouts
+        ),
     )
 
 
-def _stored_fingerprints(evenings):
+def _stored_fingerprints(evenings, *, marsen=True):
     """The fingerprint of each stored evening: {evening_id: fingerprint}."""
     ids = [evening.pk for evening in evenings]
     names = defaultdict(dict)
@@ -1057,10 +1061,10 @@ def _stored_fingerprints(evenings):
             )
         )
     sitouts = defaultdict(set)
-    for evening_id, round_number, name, points, marsen in Adjustment.objects.filter(
+    for evening_id, round_number, name, points, count in Adjustment.objects.filter(
         evening_id__in=ids, kind=Adjustment.Kind.SITOUT, member__isnull=False
     ).values_list("evening_id", "round__number", "member__name", "points", "marsen"):
-        sitouts[evening_id].add((round_number, name_key(name), points, marsen))
+        sitouts[evening_id].add((round_number, name_key(name), points, count if marsen else None))
     return {pk: (frozenset(games[pk]), frozenset(sitouts[pk])) for pk in ids}
 
 
@@ -1102,7 +1106,10 @@ def _plan_evenings(games, sitouts, preview, competition):
     with_rounds = set(
         Round.objects.filter(evening__in=existing.values()).values_list("evening_id", flat=True)
     )
-    stored = _stored_fingerprints([e for e in existing.values() if e.pk in with_rounds])
+    marsen = "sitout_marsen" in title
+    stored = _stored_fingerprints(
+        [e for e in existing.values() if e.pk in with_rounds], marsen=marsen
+    )
     plans = []
     for day in sorted(by_date):
         plan = by_date[day]
@@ -1114,7 +1121,7 @@ def _plan_evenings(games, sitouts, preview, competition):
         elif evening.pk not in with_rounds:
             plan.existing = evening
             plans.append(plan)
-        elif stored[evening.pk] == _evening_fingerprint(plan.games, plan.sitouts):
+        elif stored[evening.pk] == _evening_fingerprint(plan.games, plan.sitouts, marsen=marsen):
             preview.skipped.append(day)
         else:
             preview.add(

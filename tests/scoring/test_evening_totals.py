@@ -3,6 +3,7 @@ finished evening's sums instead of summing its games again, and every change bel
 an evening throws that evening's away, so the standings never show a stale number."""
 
 import pytest
+from django.urls import reverse
 
 from clubs import services as club_services
 from scoring import services as scoring_services
@@ -78,10 +79,6 @@ def move_a_seat(evening):
     seat.save()
 
 
-def delete_a_seat(evening):
-    Seat.objects.filter(round__evening=evening, table__isnull=False).first().delete()
-
-
 def reopen(evening):
     evening.status = "in_play"
     evening.save()
@@ -98,7 +95,7 @@ def delete_the_last_round(evening):
 
 @pytest.mark.parametrize(
     "change",
-    [change_a_game, move_a_seat, delete_a_seat, reopen, delete_the_last_round],
+    [change_a_game, move_a_seat, reopen, delete_the_last_round],
 )
 def test_a_change_below_an_evening_throws_its_totals_away(season, change):
     competition, members, evenings, director = season
@@ -153,3 +150,27 @@ def test_a_directors_correction_in_a_closed_evening_shows_in_the_standings(seaso
     # North's season moves by exactly what wij's game total moved.
     assert after[north] - before[north] == game.total_a - old_total
     assert from_store(ids) == live(ids)
+
+
+def test_a_round_moved_to_another_evening_throws_both_evenings_totals_away(season):
+    """As a league match moved to another matchday takes its round along."""
+    competition, members, evenings, director = season
+    ids = [e.pk for e in evenings]
+    lines(competition)
+    moved = evenings[1].rounds.order_by("-number").first()
+    moved.evening = evenings[0]
+    moved.number = 3
+    moved.save()
+    assert stored_ids() == set()
+    assert from_store(ids) == live(ids)
+
+
+def test_the_admin_cannot_delete_a_seat_or_a_table_on_its_own(client, season):
+    competition, members, evenings, director = season
+    staff = factories.user("beheer", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    seat = Seat.objects.filter(round__evening=evenings[1]).first()
+    for name, pk in (("seat", seat.pk), ("table", seat.table_id)):
+        url = reverse(f"admin:tournaments_{name}_delete", args=[pk])
+        assert client.post(url, {"post": "yes"}).status_code == 403
+    assert Seat.objects.filter(pk=seat.pk).exists()

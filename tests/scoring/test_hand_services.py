@@ -299,8 +299,8 @@ def test_recording_a_hand_takes_the_same_queries_every_time(
 ):
     for _ in range(before):
         services.hand_record(game=game, data=made(100))
-    # savepoint; game locked; entry id; hands; insert; game; the evening's stored
-    # totals thrown away; audit; release
-    with django_assert_num_queries(9):
+    # savepoint; game locked; entry id; hands; insert; game; the evening locked and
+    # its stored totals thrown away; audit; release
+    with django_assert_num_queries(10):
         services.hand_record(game=game, data=made(100), client_id=f"c{before}", keeper="A")
     assert Hand.objects.count() == before + 1

@@ -137,3 +137,19 @@ def test_the_competition_page_states_the_scores_prizes_and_rankings(client, club
         assert sentence in page
     # The draw's sentences are stated once, not once for the rules and once for the scores.
     assert page.count("Players left over sit out") == 1
+
+
+def test_side_rankings_stored_as_bare_kinds_still_read_as_every_evening_no_minimum(client, club):
+    """A club archive made before side rankings had their own best N and minimum
+    brings ``["points", "marsen"]`` in as it was (the archive import saves rows as
+    they are): the pages read them as every counting evening, no minimum."""
+    competition = factories.competition(club)
+    Competition.objects.filter(pk=competition.pk).update(side_rankings=["points", "marsen"])
+    competition.refresh_from_db()
+    assert competition.side_ranking_definitions() == [
+        SideRanking(kind=Side.POINTS),
+        SideRanking(kind=Side.MARSEN),
+    ]
+    for name in ("results:standings", "tournaments:competition-detail"):
+        url = reverse(name, kwargs={"club": club.slug, "pk": competition.pk})
+        assert client.get(url).status_code == 200

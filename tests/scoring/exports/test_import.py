@@ -707,6 +707,20 @@ def test_a_sit_outs_mars_goes_out_in_the_hand_log_and_comes_back_in_the_standing
     assert again.skipped == [datetime.date(2026, 10, 6)] and again.hands == 0
     with translation.override("en"):
         assert csv_export.hand_log_csv(handlog.hand_log_rows(copy)) == data
+    # A file made before the sit-out marsen column (the same rows without it) is the
+    # same evening too: skipped, not refused as "other results".
+    older = io.StringIO(newline="")
+    writer = csv.writer(older)
+    for row in rows:
+        writer.writerow(row[:column] + row[column + 1 :])
+    before_the_column = importers.results_import_apply(
+        club=fresh,
+        competition=copy,
+        data=older.getvalue().encode("utf-8-sig"),
+        filename="older.csv",
+    )
+    assert before_the_column.skipped == [datetime.date(2026, 10, 6)]
+    assert before_the_column.hands == 0
 
 
 def test_sit_out_marsen_on_a_hand_row_are_refused(competition):
