@@ -167,7 +167,7 @@ def build():
     return competition, evenings[-1]
 
 
-def timed(func, repeat=5):
+def timed(func, repeat=11):
     times = []
     for _ in range(repeat):
         start = time.perf_counter()

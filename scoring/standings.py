@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import EmptyResultSet
 from django.db import DatabaseError, connections, transaction
-from django.db.models import Case, Count, F, IntegerField, Min, Sum, When
+from django.db.models import Case, Count, F, IntegerField, Min, Q, Sum, When
 from django.db.models.functions import Coalesce
 
 from clubs.models import Member
@@ -209,27 +209,41 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False, finish
         if by_round:
             tally.rounds[number[0]] = points
 
-    personal = Adjustment.objects.filter(evening_id__in=evening_ids, member__isnull=False)
-    for row in personal.values("evening_id", "member_id", "kind", "round__number").annotate(
-        total=Sum("points"), count=Count("pk"), marsen=Sum("marsen")
-    ):
-        tally = tallies[row["evening_id"]][row["member_id"]]
-        tally.points += row["total"]
-        tally.marsen += row["marsen"] or 0
-        if row["kind"] != Adjustment.Kind.SITOUT:
-            tally.personal += row["total"]
-        else:
-            tally.games += row["count"]
-            tally.played = True
-            if by_round and row["round__number"]:
-                tally.rounds[row["round__number"]] = row["total"]
-
-    game_adjustments = Adjustment.objects.filter(evening_id__in=evening_ids, game__isnull=False)
-    if confirmed_only:
-        game_adjustments = game_adjustments.filter(game__status=Game.Status.CONFIRMED)
-    team_adjustments = list(
-        game_adjustments.values_list("evening_id", "game__table_id", "team", "points")
+    # Every adjustment of the evenings in one query: a player's own (sit-out, absence,
+    # penalty, correction) and a team's in a game (added to the game's players).
+    adjustments = Adjustment.objects.filter(evening_id__in=evening_ids).filter(
+        Q(member__isnull=False) | Q(game__isnull=False)
     )
+    sitout_rounds = defaultdict(int)
+    team_adjustments = []
+    for evening_id, member_id, kind, number, points, marsen, table_id, status, team in _fetch(
+        adjustments.values_list(
+            "evening_id",
+            "member_id",
+            "kind",
+            "round__number",
+            "points",
+            "marsen",
+            "game__table_id",
+            "game__status",
+            "team",
+        )
+    ):
+        if member_id is not None:
+            tally = tallies[evening_id][member_id]
+            tally.points += points
+            tally.marsen += marsen or 0
+            if kind != Adjustment.Kind.SITOUT:
+                tally.personal += points
+            else:
+                tally.games += 1
+                tally.played = True
+                if by_round and number:
+                    sitout_rounds[(evening_id, member_id, number)] += points
+        if table_id is not None and (not confirmed_only or status == Game.Status.CONFIRMED):
+            team_adjustments.append((evening_id, table_id, team, points))
+    for (evening_id, member_id, number), points in sitout_rounds.items():
+        tallies[evening_id][member_id].rounds[number] = points
     if team_adjustments:
         tables = {table_id for _e, table_id, _t, _p in team_adjustments}
         players = defaultdict(list)
