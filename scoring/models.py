@@ -436,18 +436,10 @@ class EveningTotals(models.Model):
     than the rest of the standings).
     """
 
+    #: A player's sums of an evening's games, in the order of ``scoring.standings.Tally``.
+    SUMS = ("points", "games", "marsen", "tegenpit", "nat", "nat_defending", "roem", "verzaken")
     #: What each player's run of numbers in ``sums`` holds, in order.
-    COLUMNS = (
-        "member",
-        "points",
-        "games",
-        "marsen",
-        "tegenpit",
-        "nat",
-        "nat_defending",
-        "roem",
-        "verzaken",
-    )
+    COLUMNS = ("member", *SUMS)
 
     evening = models.OneToOneField(
         Evening, on_delete=models.CASCADE, primary_key=True, related_name="+"

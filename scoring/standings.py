@@ -741,16 +741,7 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         )
         ranked_players = sum(1 for line in ranked if line.rank is not None)
         own.append(PlayerEvening(evening, mine.points, mine.games, rank, ranked_players, counts))
-        for name in (
-            "points",
-            "games",
-            "marsen",
-            "tegenpit",
-            "nat",
-            "nat_defending",
-            "roem",
-            "verzaken",
-        ):
+        for name in EveningTotals.SUMS:
             setattr(totals, name, getattr(totals, name) + getattr(mine, name))
     return PlayerStats(
         member=member,

@@ -174,3 +174,12 @@ def test_the_admin_cannot_delete_a_seat_or_a_table_on_its_own(client, season):
         url = reverse(f"admin:tournaments_{name}_delete", args=[pk])
         assert client.post(url, {"post": "yes"}).status_code == 403
     assert Seat.objects.filter(pk=seat.pk).exists()
+
+
+def test_the_stored_sums_are_a_tallys_first_fields_in_its_order():
+    """``evening_tallies`` makes a Tally from a stored row by position."""
+    from dataclasses import fields
+
+    names = [f.name for f in fields(standings.Tally)]
+    assert names[: len(EveningTotals.SUMS)] == list(EveningTotals.SUMS)
+    assert names[len(EveningTotals.SUMS) : len(EveningTotals.SUMS) + 2] == ["personal", "played"]
