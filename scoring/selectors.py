@@ -16,7 +16,7 @@ from clubs.models import Member
 from scoring import rules
 from tournaments.models import Evening, Round, Seat, Table
 
-from .models import Adjustment, AuditEntry, Game, Hand, Team
+from .models import Adjustment, AuditEntry, Game, Hand, Team, sheet_mark
 
 POSITIONS = Seat.ORDER  # N E S W: seat index 0..3 of the rules core
 FIRST_DEALER = 0  # North deals hand 1
@@ -77,6 +77,18 @@ class HandRow:
     running_b: int
     #: The hand is the roefel (hand 1 under a rule set with the roefel).
     roefel: bool = False
+
+    @property
+    def pit_a(self):
+        """Wij's pit mark as every score sheet writes it (``sheet_mark``): M or TP."""
+        return self._pit("A")
+
+    @property
+    def pit_b(self):
+        return self._pit("B")
+
+    def _pit(self, team):
+        return sheet_mark(self.hand, team) if self.hand.pit == team else ""
 
 
 @dataclass

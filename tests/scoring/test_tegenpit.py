@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from scoring import services, standings
 from scoring.exports import pdf, reports
-from scoring.models import Game
+from scoring.models import Game, sheet_mark
 from scoring.services import HandInput
 from tests import factories
 from tests.scoring.exports.conftest import pdf_pages
@@ -47,7 +47,9 @@ def test_undoing_the_tegenpit_hand_takes_its_count_away(round_):
     assert Game.objects.get(pk=game.pk).tegenpit_b == 0
 
 
-def test_the_html_sheet_writes_tp_for_the_tegenpit_and_p_for_the_mars(client, round_):
+def test_the_html_sheet_writes_tp_for_the_tegenpit_and_m_for_the_mars_as_the_pdf(
+    client, round_
+):
     table = round_.tables.get()
     record(table.game, "A", 0, pit="B")
     record(table.game, "A", 162, pit="A")
@@ -55,9 +57,12 @@ def test_the_html_sheet_writes_tp_for_the_tegenpit_and_p_for_the_mars(client, ro
     tegenpit = page.split('<tr id="hand-1">')[1].split("</tr>")[0]
     mars = page.split('<tr id="hand-2">')[1].split("</tr>")[0]
     assert '<span aria-hidden="true">TP</span>' in tegenpit
-    assert '<span aria-hidden="true">P</span>' not in tegenpit
-    assert '<span aria-hidden="true">P</span>' in mars
+    assert '<span aria-hidden="true">M</span>' not in tegenpit
+    assert '<span aria-hidden="true">M</span>' in mars
     assert "TP" not in mars
+    # One formatter: the marks are the ones the printed sheets and the grid write.
+    hands = table.game.hands.order_by("number")
+    assert [sheet_mark(hand, hand.pit) for hand in hands] == ["TP", "M"]
 
 
 def test_the_pdf_sheet_writes_tp_in_the_defenders_mark_column(round_):
