@@ -47,9 +47,7 @@ def test_undoing_the_tegenpit_hand_takes_its_count_away(round_):
     assert Game.objects.get(pk=game.pk).tegenpit_b == 0
 
 
-def test_the_html_sheet_writes_tp_for_the_tegenpit_and_m_for_the_mars_as_the_pdf(
-    client, round_
-):
+def test_the_html_sheet_writes_tp_for_the_tegenpit_and_m_for_the_mars_as_the_pdf(client, round_):
     table = round_.tables.get()
     record(table.game, "A", 0, pit="B")
     record(table.game, "A", 162, pit="A")
