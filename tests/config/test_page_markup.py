@@ -110,8 +110,9 @@ def test_the_played_team_is_shown_by_a_symbol_and_a_word(client, played):
     assert "visually-hidden" in zij
 
 
-def test_pit_is_spelled_out_beside_its_p(client, played):
+def test_pit_is_spelled_out_beside_its_m(client, played):
     html = client.get(f"/t/{played.tables[0].token}/").text
     row = re.search(r'<tr id="hand-2">.*?</tr>', html, re.S).group(0)
+    assert re.search(r'<span aria-hidden="true">M</span>', row)
     assert re.search(r'<span class="visually-hidden">pit \(mars\)</span>', row)
-    assert "P: pit (mars)" in html  # the legend under the sheet, visible
+    assert "M: pit (mars)" in html  # the legend under the sheet, visible
