@@ -183,3 +183,55 @@ def test_the_stored_sums_are_a_tallys_first_fields_in_its_order():
     names = [f.name for f in fields(standings.Tally)]
     assert names[: len(EveningTotals.SUMS)] == list(EveningTotals.SUMS)
     assert names[len(EveningTotals.SUMS) : len(EveningTotals.SUMS) + 2] == ["personal", "played"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_read_while_a_correction_is_uncommitted_stores_the_corrected_sums(club, play_season):
+    """Two connections: a director's correction holds its transaction open while a
+    standings read comes in. The read waits for it (PostgreSQL: the evening's row
+    lock; SQLite: the write lock) and stores the corrected sums, never the old ones."""
+    import threading
+
+    from django.db import connection, transaction
+
+    competition, members, evenings, director = play_season(
+        club, evenings=1, players=8, rounds=1, seed=5
+    )
+    ids = [evenings[0].pk]
+    game = Game.objects.filter(table__round__evening=evenings[0]).order_by("pk").first()
+    north = Seat.objects.get(table=game.table, position="N").member_id
+    before = {key: points for key, _rank, points, _g, _m in lines(competition)}
+    EveningTotals.objects.all().delete()  # the next read sums and stores again
+    locked, done = threading.Event(), threading.Event()
+    result = {}
+
+    def correct():
+        try:
+            with transaction.atomic():
+                changed = Game.objects.get(pk=game.pk)
+                changed.total_a += 100
+                changed.save()  # throws the evening's totals away, under its lock
+                locked.set()
+                done.wait(1.0)  # the read below comes in meanwhile
+        finally:
+            connection.close()
+
+    def read():
+        try:
+            result["lines"] = {key: points for key, _r, points, _g, _m in lines(competition)}
+        finally:
+            connection.close()
+
+    writer = threading.Thread(target=correct)
+    writer.start()
+    assert locked.wait(10)
+    reader = threading.Thread(target=read)
+    reader.start()
+    reader.join(0.5)
+    done.set()
+    writer.join(10)
+    reader.join(30)
+    assert result["lines"][north] == before[north] + 100
+    assert stored_ids() == set(ids)
+    assert from_store(ids) == live(ids)
+    assert live(ids)[(ids[0], north)][0] == before[north] + 100
