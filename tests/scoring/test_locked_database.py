@@ -164,3 +164,43 @@ def test_static_files_are_served_before_anything_touches_the_database(
     )
     assert settings.MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") == 1
     assert first_db_middleware > 1
+
+
+@pytest.mark.skipif(not ON_SQLITE, reason="SQLite's one-writer lock")
+@pytest.mark.django_db(transaction=True)
+def test_standings_read_while_the_database_is_locked_are_whole_and_stored_later(
+    live_server, club, short_busy_timeout, play_season
+):
+    """A player opens the standings while a backup holds the write lock: the page
+    waits the busy timeout to store the evenings' totals, then shows the standings
+    summed without storing them; the next read stores them and shows the same."""
+    from scoring.models import EveningTotals
+    from tests.scoring.test_standings import without_token
+
+    competition, *_ = play_season(club, evenings=2, players=8, rounds=1, seed=4)
+    EveningTotals.objects.all().delete()
+    path = reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
+    port = urlsplit(live_server.url).port
+
+    def get():
+        reader = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            reader.request("GET", path)
+            response = reader.getresponse()
+            return response.status, response.read().decode()
+        finally:
+            reader.close()
+
+    other_process = sqlite3.connect(connection.settings_dict["NAME"], timeout=5)
+    other_process.execute("BEGIN EXCLUSIVE")
+    try:
+        locked_status, locked_page = get()
+    finally:
+        other_process.rollback()
+        other_process.close()
+    assert locked_status == 200
+    assert not EveningTotals.objects.exists()
+    status, page = get()
+    assert status == 200
+    assert EveningTotals.objects.count() == 2
+    assert without_token(page) == without_token(locked_page)
