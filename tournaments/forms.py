@@ -15,6 +15,24 @@ SIDE_FIELDS = tuple(
 )
 
 
+def _best_of_field(label):
+    return forms.IntegerField(
+        label=label,
+        min_value=1,
+        required=False,
+        help_text=_("Count only a player's best N evenings; empty counts all."),
+    )
+
+
+def _minimum_field(label):
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        required=False,
+        help_text=_("Evenings a player must have played to be ranked."),
+    )
+
+
 class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
     """A competition's settings and its rule set (:class:`clubs.forms.RulesetFieldsMixin`)."""
 
@@ -34,30 +52,10 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
     )
     # Each side ranking's own definition (its basis follows from its kind); the
     # numbers of a ranking not ticked are not kept.
-    points_best_of = forms.IntegerField(
-        label=_("Puntenkampioen: best evenings counted"),
-        min_value=1,
-        required=False,
-        help_text=_("Count only a player's best N evenings; empty counts all."),
-    )
-    points_min_attendance = forms.IntegerField(
-        label=_("Puntenkampioen: minimum attendance"),
-        min_value=0,
-        required=False,
-        help_text=_("Evenings a player must have played to be ranked."),
-    )
-    marsen_best_of = forms.IntegerField(
-        label=_("Most marsen: best evenings counted"),
-        min_value=1,
-        required=False,
-        help_text=_("Count only a player's best N evenings; empty counts all."),
-    )
-    marsen_min_attendance = forms.IntegerField(
-        label=_("Most marsen: minimum attendance"),
-        min_value=0,
-        required=False,
-        help_text=_("Evenings a player must have played to be ranked."),
-    )
+    points_best_of = _best_of_field(_("Puntenkampioen: best evenings counted"))
+    points_min_attendance = _minimum_field(_("Puntenkampioen: minimum attendance"))
+    marsen_best_of = _best_of_field(_("Most marsen: best evenings counted"))
+    marsen_min_attendance = _minimum_field(_("Most marsen: minimum attendance"))
 
     class Meta:
         model = Competition
