@@ -140,6 +140,9 @@ def test_a_club_evening_from_season_to_standings(page, phone, live_server, shot,
     shot(page, "evening-created")
 
     page.click("a.button:has-text('Aanwezigheid')")
+    # A tap before the page's script runs is a plain post (and reloads): wait for it first.
+    page.wait_for_url("**/attendance/")
+    page.wait_for_load_state("load")
     page.evaluate("window.noReload = true")  # marking present must not reload the page
     for n in range(1, PLAYERS + 1):
         row = f"#attendance li:has-text('Speler {n:02d}')"

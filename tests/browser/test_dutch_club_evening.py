@@ -64,6 +64,9 @@ def test_a_club_evening_in_dutch_from_set_up_to_the_tv_board(
 
     # --- Attendance by tapping, without a reload ---------------------------------------------
     page.click("a.button:has-text('Aanwezigheid')")
+    # A tap before the page's script runs is a plain post (and reloads): wait for it first.
+    page.wait_for_url("**/attendance/")
+    page.wait_for_load_state("load")
     page.evaluate("window.noReload = true")
     for n in range(1, 9):
         row = page.locator(f"#attendance li:has-text('Speler {n}')")
