@@ -2,10 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
-
-from .models import Club, ClubRole, Member
-from .rulesets import (
+from common.rulesets import (
     BOOLEAN_FIELDS,
     CHOICES,
     HELP,
@@ -16,6 +13,9 @@ from .rulesets import (
     describe_ruleset,
     ruleset_message,
 )
+from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
+
+from .models import Club, ClubRole, Member
 
 
 def _rule_field(name):

@@ -11,9 +11,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.rulesets import RulesetPreset, clean_ruleset
 from common.text import MEMBER_NAME_MAX, validate_member_name
-
-from .rulesets import RulesetPreset, clean_ruleset
 
 #: The demo club's slug (``manage.py demo``): the home page does not count it as a real club.
 DEMO_SLUG = "de-hoge-troef"

@@ -5,8 +5,9 @@ import datetime
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Member, RulesetPreset
+from clubs.models import Club, Member
 from common.forms import DateInput
+from common.rulesets import RulesetPreset
 
 from .models import Division, League, TeamPlayer
 

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
+from . import club_trickcheck_views
 from . import trickcheck_views as views
 
 app_name = "trickcheck"
 
 urlpatterns = [
     path("trickcheck/", views.check, name="check"),
-    path("trickcheck/clubs/<slug:club>/", views.club_check, name="club-check"),
+    path("trickcheck/clubs/<slug:club>/", club_trickcheck_views.club_check, name="club-check"),
     path("trickcheck/sw.js", views.service_worker, name="service-worker"),
 ]

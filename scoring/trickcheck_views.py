@@ -11,7 +11,8 @@ it from the browser's cache when the hall's network is gone.
   one). With ``?table=<token>`` (a table's private link code) it uses that table's
   rule set and seat names, and its "copy into the score entry" button goes back to
   the table's entry page with the hand's result in the query string.
-- ``/trickcheck/clubs/<club>/`` -- a club's rule set; readable wherever the club is.
+- ``/trickcheck/clubs/<club>/`` -- a club's rule set; readable wherever the club is
+  (a club page, so in :mod:`scoring.club_trickcheck_views`: this module knows no clubs).
 - ``/trickcheck/sw.js`` -- the service worker (scope ``/trickcheck/``).
 """
 
@@ -22,8 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from clubs.models import RulesetPreset
-from clubs.permissions import club_required
+from common.rulesets import RulesetPreset
 
 from . import rules, selectors
 from .models import Game
@@ -40,8 +40,8 @@ RULESET_FIELDS = (
 )
 
 
-#: The seat letters of the rules core's seats 0..3.
-def _preset_label(name):
+def preset_label(name):
+    """A preset's name in the clubs' words (a name the site does not know as itself)."""
     return RulesetPreset(name).label if name in RulesetPreset.values else name
 
 
@@ -49,7 +49,7 @@ def ruleset_data(ruleset, *, key=None, label=None):
     """What the page knows of a rule set: its scoring fields and a label."""
     data = {field: value for field, value in ruleset.to_dict().items() if field in RULESET_FIELDS}
     data["key"] = key or ruleset.name
-    label = label or _preset_label(ruleset.name)
+    label = label or preset_label(ruleset.name)
     if ruleset.is_modified:
         label = _("%(preset)s, modified") % {"preset": label}
     data["label"] = str(label)
@@ -60,7 +60,7 @@ def _presets():
     return [ruleset_data(rules.get_ruleset(name)) for name in rules.PRESET_NAMES]
 
 
-def _page(request, data, *, context=None, status=200):
+def page(request, data, *, context=None, status=200):
     return render(
         request,
         "scoring/trickcheck/check.html",
@@ -93,7 +93,7 @@ def _table_data(table):
         can_copy = False
     label = _("%(competition)s: %(rules)s") % {
         "competition": competition.name,
-        "rules": _preset_label(ruleset.name),
+        "rules": preset_label(ruleset.name),
     }
     return {
         "fixed": True,
@@ -119,7 +119,7 @@ def check(request):
         table = get_object_or_404(selectors.table_queryset(), token=token)
         data = _table_data(table)
         context = {"table": table, "competition": table.round.evening.competition}
-        return _page(request, data, context=context)
+        return page(request, data, context=context)
     asked = request.GET.get("rules", "")
     data = {
         "fixed": False,
@@ -127,24 +127,7 @@ def check(request):
         "rulesets": _presets(),
         "table": None,
     }
-    return _page(request, data)
-
-
-@require_GET
-@club_required()
-def club_check(request, club):
-    try:
-        ruleset = club.ruleset()
-    except rules.InvalidRuleset as exc:
-        raise Http404 from exc
-    label = _("%(club)s: %(rules)s") % {"club": club.name, "rules": _preset_label(ruleset.name)}
-    data = {
-        "fixed": True,
-        "selected": ruleset.name,
-        "rulesets": [ruleset_data(ruleset, label=label)],
-        "table": None,
-    }
-    return _page(request, data, context={"club": club})
+    return page(request, data)
 
 
 #: The service worker: the network first; the browser's cache (filled by the page

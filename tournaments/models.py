@@ -16,8 +16,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Member
-from clubs.rulesets import RulesetPreset, clean_ruleset
 from common.choices import enum_values, text_choices, validate_tie_breaks
+from common.rulesets import RulesetPreset, clean_ruleset
 from scoring import rules
 from scoring.rules import ruleset_from
 

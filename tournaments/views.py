@@ -12,9 +12,9 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Member
 from clubs.permissions import Role, club_required, has_role
-from clubs.rulesets import describe_ruleset
 from common.forms import apply_validation_error
 from common.params import id_or_404
+from common.rulesets import describe_ruleset
 from scoring.rules import InvalidRuleset, get_ruleset
 
 from . import selectors, services

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from clubs.rulesets import RULE_FIELDS, describe_ruleset
+from common.rulesets import RULE_FIELDS, describe_ruleset
 from scoring.models import Game
 from scoring.rules import RULESETS, Ruleset, get_ruleset
 from tests import factories

@@ -18,7 +18,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs.models import Club, RulesetPreset
+from clubs.models import Club
+from common.rulesets import RulesetPreset
 from scoring import rules
 from scoring.exports import importers
 from tournaments.models import Competition
