@@ -25,7 +25,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.utils.dates import MONTHS, MONTHS_3
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format, get_format
 
 #: Decimals of an average (points per game) everywhere it is shown.
 AVERAGE_DECIMALS = 1
@@ -37,22 +37,29 @@ def _exact(value) -> Fraction:
     return Fraction(value)
 
 
+def _units_half_up(value, decimals: int) -> int:
+    """``value`` in units of ``10 ** -decimals``, rounded half away from zero (in integers:
+    a standings page writes hundreds of averages)."""
+    exact = _exact(value)
+    numerator, denominator = abs(exact.numerator) * 10**decimals, exact.denominator
+    units = (2 * numerator + denominator) // (2 * denominator)
+    return -units if exact < 0 else units
+
+
 def round_half_up(value, decimals: int) -> Decimal:
     """``value`` (int, Fraction, Decimal or float) rounded half away from zero."""
-    exact = _exact(value)
-    scale = 10**decimals
-    whole, rest = divmod(abs(exact) * scale, 1)
-    units = int(whole) + (1 if rest >= Fraction(1, 2) else 0)
-    if exact < 0:
-        units = -units
-    return Decimal(units).scaleb(-decimals)
+    return Decimal(_units_half_up(value, decimals)).scaleb(-decimals)
 
 
 def format_decimal(value, decimals: int) -> str:
-    """``value`` rounded half up, written with the active language's decimal sign."""
-    return number_format(
-        round_half_up(value, decimals), decimals, use_l10n=True, force_grouping=False
-    )
+    """``value`` rounded half up, written with the active language's decimal sign (no
+    grouping): what ``number_format`` writes of :func:`round_half_up`."""
+    units = _units_half_up(value, decimals)
+    whole, part = divmod(abs(units), 10**decimals)
+    sign = "-" if units < 0 else ""
+    if not decimals:
+        return f"{sign}{whole}"
+    return f"{sign}{whole}{get_format('DECIMAL_SEPARATOR')}{part:0{decimals}d}"
 
 
 def average_value(value) -> Decimal:

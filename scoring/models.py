@@ -424,22 +424,25 @@ class AuditEntry(models.Model):
 
 
 class EveningTotals(models.Model):
-    """Each player's sums of the confirmed games of one finished evening, kept so the
-    season standings read 40 evenings, not 48,000 hands' games and seats, on every
-    request (``scoring.standings.evening_tallies(..., finished=...)``).
+    """Each player's tally of one finished evening, kept so the season standings read
+    40 evenings, not 48,000 hands' games and seats and the adjustments, on every request
+    (``scoring.standings.stored_evening_rows``).
 
     A copy made on first read and thrown away by every change below its evening
-    (``scoring.receivers``: a game saved, a seat, table or round saved or deleted,
-    the evening itself saved, members merged); never edited, so it is never half right.
+    (``scoring.receivers``: a game saved, a seat, table or round saved or deleted, an
+    adjustment saved or deleted, the evening itself saved, members merged); never
+    edited, so it is never half right.
     ``sums``: for each player the :data:`COLUMNS`, as 32-bit little-endian
     integers one after the other (read back in a blink, where JSON took longer
     than the rest of the standings).
     """
 
-    #: A player's sums of an evening's games, in the order of ``scoring.standings.Tally``.
+    #: A player's sums of an evening: its confirmed games with the adjustments (a
+    #: sit-out counts as a game), in the order of ``scoring.standings.Tally``.
     SUMS = ("points", "games", "marsen", "tegenpit", "nat", "nat_defending", "roem", "verzaken")
-    #: What each player's run of numbers in ``sums`` holds, in order.
-    COLUMNS = ("member", *SUMS)
+    #: What each player's run of numbers in ``sums`` holds, in order: the rest of the
+    #: tally are the personal adjustments' points and whether the player played (1 or 0).
+    COLUMNS = ("member", *SUMS, "personal", "played")
 
     evening = models.OneToOneField(
         Evening, on_delete=models.CASCADE, primary_key=True, related_name="+"
@@ -462,10 +465,24 @@ class EveningTotals(models.Model):
         return numbers.tobytes()
 
     @classmethod
-    def unpack(cls, data) -> list[tuple]:
-        """The rows packed by :meth:`pack`."""
+    def numbers(cls, data) -> array:
+        """The integers of ``sums``, one player's :data:`COLUMNS` after the other."""
         numbers = array("i")
         numbers.frombytes(bytes(data))
         if sys.byteorder == "big":
             numbers.byteswap()
-        return list(zip(*[iter(numbers)] * len(cls.COLUMNS), strict=True))
+        if len(numbers) % len(cls.COLUMNS):
+            raise ValueError("stored evening totals of another layout")
+        return numbers
+
+    @classmethod
+    def unpack(cls, data) -> list[tuple]:
+        """The rows packed by :meth:`pack`."""
+        return list(zip(*[iter(cls.numbers(data))] * len(cls.COLUMNS), strict=True))
+
+    @classmethod
+    def columns(cls, data) -> dict[str, array]:
+        """The numbers packed by :meth:`pack` by column: ``{"member": [...], "points": [...]}``,
+        sliced in C (a season's standings read 4,000 players' evenings)."""
+        numbers, width = cls.numbers(data), len(cls.COLUMNS)
+        return {name: numbers[index::width] for index, name in enumerate(cls.COLUMNS)}

@@ -109,44 +109,41 @@ def _average(points, games):
     return Fraction(points, games) if games else Fraction(0)
 
 
-def _evening_value(line: EveningLine, basis: Basis):
-    if basis is Basis.MARSEN:
-        return line.marsen
-    return _average(line.points, line.games) if basis is Basis.AVERAGE else line.points
-
-
 def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> RankedLine:
     """A player's kept evenings and totals, before ranking."""
     lines = tuple(lines)
-    kept = lines
+    # By column (one C-level pass): a season has a line per player-evening.
+    evenings, points, games, marsen, nat, roem, played = (
+        zip(*lines, strict=True) if lines else ((),) * len(EveningLine._fields)
+    )
+    kept = range(len(lines))
     dropped = ()
     if settings.best_of is not None and len(lines) > settings.best_of:
         # Best first; among equal evenings the earlier one is kept (stable sort). By
         # position, not by value: two evenings can be equal lines.
-        values = [_evening_value(line, settings.basis) for line in lines]
-        order = sorted(range(len(lines)), key=values.__getitem__, reverse=True)
-        keep = frozenset(order[: settings.best_of])
-        kept = tuple(line for i, line in enumerate(lines) if i in keep)
-        dropped = tuple(line for i, line in enumerate(lines) if i not in keep)
-    points = games = marsen = nat = roem = 0
-    for line in kept:  # one pass: a season has a line per player-evening
-        points += line.points
-        games += line.games
-        marsen += line.marsen
-        nat += line.nat
-        roem += line.roem
+        if settings.basis is Basis.MARSEN:
+            values = marsen
+        elif settings.basis is Basis.AVERAGE:
+            values = list(map(_average, points, games))
+        else:
+            values = points
+        order = sorted(kept, key=values.__getitem__, reverse=True)
+        kept = sorted(order[: settings.best_of])
+        dropped = sorted(order[settings.best_of :])
+    total_points = sum(map(points.__getitem__, kept))
+    total_games = sum(map(games.__getitem__, kept))
     return RankedLine(
         key=key,
         rank=None,
-        points=points,
-        games=games,
-        evenings=sum(1 for line in lines if line.played),
-        average=_average(points, games),
-        marsen=marsen,
-        nat=nat,
-        roem=roem,
-        counted=tuple(line.evening for line in kept),
-        dropped=tuple(line.evening for line in dropped),
+        points=total_points,
+        games=total_games,
+        evenings=sum(map(bool, played)),
+        average=_average(total_points, total_games),
+        marsen=sum(map(marsen.__getitem__, kept)),
+        nat=sum(map(nat.__getitem__, kept)),
+        roem=sum(map(roem.__getitem__, kept)),
+        counted=tuple(map(evenings.__getitem__, kept)),
+        dropped=tuple(map(evenings.__getitem__, dropped)),
         lines=lines,
         basis=settings.basis,
     )

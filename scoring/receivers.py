@@ -6,7 +6,7 @@ writes, inside the sender's transaction) or a selector (the answers).
 
 And the stored evening totals (:class:`~scoring.models.EveningTotals`) thrown away
 whenever anything below their evening is saved or deleted, inside the same
-transaction: the evening itself, a round, table, seat or game, or members
+transaction: the evening itself, a round, table, seat, game or adjustment, or members
 merged (``clubs.signals.members_merged``, an update that sends no model signal).
 """
 
@@ -18,7 +18,7 @@ from tournaments import signals
 from tournaments.models import Evening, Round, Seat, Table
 
 from . import selectors, services
-from .models import Game
+from .models import Adjustment, Game
 
 
 def round_drawn(sender, *, round_, sitouts, by, **kwargs):
@@ -80,10 +80,25 @@ def game_saved(sender, instance, raw=False, **kwargs):
         )
 
 
+def adjustment_saving(sender, instance, raw=False, **kwargs):
+    """Before an adjustment is saved: its evening's totals, and its old evening's when
+    it moves (the admin may move it)."""
+    if not raw:
+        services.evening_totals_forget(
+            [instance.evening_id], Adjustment.objects.filter(pk=instance.pk).values("evening_id")
+        )
+
+
+def adjustment_deleted(sender, instance, **kwargs):
+    services.evening_totals_forget([instance.evening_id])
+
+
 def members_merged(sender, *, keep, **kwargs):
-    """Every evening ``keep`` played in now (also other clubs' league evenings)."""
+    """Every evening ``keep`` now played in or has an adjustment in (also other clubs' league
+    evenings)."""
     services.evening_totals_forget(
-        Seat.objects.filter(Q(member=keep) | Q(substitute_member=keep)).values("round__evening_id")
+        Seat.objects.filter(Q(member=keep) | Q(substitute_member=keep)).values("round__evening_id"),
+        Adjustment.objects.filter(member=keep).values("evening_id"),
     )
 
 
@@ -108,4 +123,8 @@ def connect():
         uid = f"scoring.totals.{model._meta.model_name}"
         pre_save.connect(table_or_seat_saving, sender=model, dispatch_uid=uid)
     post_save.connect(game_saved, sender=Game, dispatch_uid="scoring.totals.game")
+    # Adjustments are few (a director's correction, a round's sit-outs): a receiver on
+    # their deletion costs a club's deletion one query per adjustment, not per seat.
+    pre_save.connect(adjustment_saving, sender=Adjustment, dispatch_uid="scoring.totals.adj")
+    post_delete.connect(adjustment_deleted, sender=Adjustment, dispatch_uid="scoring.totals.adj-")
     club_signals.members_merged.connect(members_merged, dispatch_uid="scoring.totals.merged")

@@ -84,10 +84,11 @@ class StandingsTable(SpecTable):
             classes = " ".join(filter(None, (self.row_class(record), ("even", "odd")[index % 2])))
             cells = []
             for name, spec, attrs in columns:
+                text = spec.text(record)
                 if name == "name":
-                    text = conditional_escape(self.render_name(spec.text(record), record))
-                else:
-                    text = conditional_escape(spec.text(record))
+                    text = conditional_escape(self.render_name(text, record))
+                elif not spec.numeric:  # a number's text is digits and signs only
+                    text = conditional_escape(text)
                 cells.append(f"<td {attrs}>{text}</td>")
             rows.append(f'<tr class="{classes}">{"".join(cells)}</tr>')
         return mark_safe("\n".join(rows))  # noqa: S308 - every text above is escaped

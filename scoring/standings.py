@@ -19,6 +19,8 @@ A player's evening (an :class:`~scoring.ranking.EveningLine`):
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from functools import partial
+from itertools import repeat
 
 from django.core.exceptions import EmptyResultSet
 from django.db import DatabaseError, connections, transaction
@@ -68,9 +70,25 @@ class Tally:
     rounds: dict = field(default_factory=dict)
 
     def line(self, evening_id):
-        # Positional, in EveningLine's field order: a season makes 4,000 of these.
+        # Positional, in EveningLine's field order (``_stored_lines`` makes the same
+        # lines from the stored columns of these names).
         return EveningLine(
             evening_id, self.points, self.games, self.marsen, self.nat, self.roem, self.played
+        )
+
+    def row(self):
+        """The tally as stored: :data:`~scoring.models.EveningTotals.COLUMNS` after the member."""
+        return (
+            self.points,
+            self.games,
+            self.marsen,
+            self.tegenpit,
+            self.nat,
+            self.nat_defending,
+            self.roem,
+            self.verzaken,
+            self.personal,
+            int(self.played),
         )
 
 
@@ -115,72 +133,111 @@ def _game_sums(evening_ids, *, confirmed_only=False, by_round=False):
     return _fetch(rows)
 
 
-def _stored_game_sums(evening_ids, finished):
-    """:func:`_game_sums` of the confirmed games by evening: for the ``finished``
-    evenings from :class:`~scoring.models.EveningTotals` (those without are summed
-    and stored now), for the others summed now.
+def stored_evening_rows(evening_ids) -> dict:
+    """``{evening_id: EveningTotals.columns(...)}``: each player's tally of each finished
+    evening of ``evening_ids`` (``played`` 1 or 0), by column, from
+    :class:`~scoring.models.EveningTotals`; those without are summed and stored now.
+    Evenings not finished are left out.
 
-    Summing and storing share one transaction that first locks the finished evenings'
-    rows FOR NO KEY UPDATE (on SQLite: takes the write lock); a change below an
-    evening locks it FOR SHARE before it throws the totals away
-    (``scoring.services.evening_totals_forget``), so it is either in the sums or
-    throws them away after they are stored. A database too busy to store them still
-    gives this request its sums.
+    Summing and storing share one transaction that first locks the evenings' rows FOR
+    NO KEY UPDATE (on SQLite: takes the write lock); a change below an evening locks it
+    FOR SHARE before it throws the totals away (``scoring.services.evening_totals_forget``),
+    so it is either in the sums or throws them away after they are stored. A database
+    too busy to store them still gives this request its sums.
     """
-    stored = {
-        evening_id: EveningTotals.unpack(sums)
-        for evening_id, sums in EveningTotals.objects.filter(evening_id__in=finished).values_list(
-            "evening_id", "sums"
-        )
-    }
-    to_store = [e for e in evening_ids if e in finished and e not in stored]
-    others = [e for e in evening_ids if e not in finished]
-    if others:
-        stored.update(_sums_by_evening(others))
-    if not to_store:
-        return stored
+    stored = dict(
+        EveningTotals.objects.filter(evening_id__in=evening_ids).values_list("evening_id", "sums")
+    )
+    missing = [e for e in evening_ids if e not in stored]
+    if missing:
+        stored.update(_store_evening_rows(missing))
+    return {evening_id: EveningTotals.columns(sums) for evening_id, sums in stored.items()}
+
+
+def _store_evening_rows(evening_ids):
+    """``{evening_id: sums}`` of the finished ones of ``evening_ids``, summed now and
+    stored (see :func:`stored_evening_rows`)."""
+
+    def packed(evenings):
+        tallies = _tallies(evenings, confirmed_only=True)
+        return {
+            evening_id: EveningTotals.pack(
+                (member_id, *tally.row()) for member_id, tally in tallies[evening_id].items()
+            )
+            for evening_id in evenings
+        }
+
     fresh = None
     try:
         with transaction.atomic():
             locked = list(
                 Evening.objects.select_for_update(no_key=True)
-                .filter(pk__in=to_store, status=Evening.Status.FINISHED)
+                .filter(pk__in=evening_ids, status=Evening.Status.FINISHED)
                 .order_by("pk")
                 .values_list("pk", flat=True)
             )
-            fresh = _sums_by_evening(to_store)
+            fresh = packed(locked)
             EveningTotals.objects.bulk_create(
-                [EveningTotals(evening_id=e, sums=EveningTotals.pack(fresh[e])) for e in locked],
+                [EveningTotals(evening_id=e, sums=sums) for e, sums in fresh.items()],
                 ignore_conflicts=True,
             )
     except DatabaseError:
         if fresh is None:
-            fresh = _sums_by_evening(to_store)
-    stored.update(fresh)
-    return stored
-
-
-def _sums_by_evening(evening_ids):
-    sums = {evening_id: [] for evening_id in evening_ids}
-    for member_id, evening_id, *rest in _game_sums(evening_ids, confirmed_only=True):
-        sums[evening_id].append((member_id, *rest))
-    return sums
+            finished = Evening.objects.filter(pk__in=evening_ids, status=Evening.Status.FINISHED)
+            fresh = packed(list(finished.values_list("pk", flat=True)))
+    return fresh
 
 
 def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False, finished=None):
     """{evening_id: {member_id: Tally}} for the given evenings, in constant queries.
 
     ``finished``: the finished evenings among them, when only confirmed games count
-    (the season standings, a player's season): their game sums are kept in
+    (the season standings, a player's season): their tallies are kept in
     :class:`~scoring.models.EveningTotals`, read instead of summed again.
     """
+    if finished is None:
+        return _tallies(evening_ids, confirmed_only=confirmed_only, by_round=by_round)
+    assert confirmed_only and not by_round, "only confirmed games' totals are stored"
+    stored = stored_evening_rows([e for e in evening_ids if e in set(finished)])
+    tallies = _tallies([e for e in evening_ids if e not in stored], confirmed_only=True)
+    for evening_id, columns in stored.items():
+        tallies[evening_id] = defaultdict(
+            Tally,
+            {
+                member_id: Tally(*row[:-1], bool(row[-1]))
+                for member_id, *row in zip(*columns.values(), strict=True)
+            },
+        )
+    return tallies
+
+
+def _stored_lines(evening_ids):
+    """``{member_id: [EveningLine, ...]}`` of finished evenings, in their order, made
+    straight from their stored tallies' columns: the lines :meth:`Tally.line` makes,
+    without making a season's 4,000 tallies first (only where nothing but the stored
+    tallies counts: no wegstrepen, absences or pairs)."""
+    stored = stored_evening_rows(evening_ids)
+    rest = _tallies([e for e in evening_ids if e not in stored], confirmed_only=True)
+    line = partial(tuple.__new__, EveningLine)
+    per_key = defaultdict(list)
+    for evening_id in evening_ids:
+        columns = stored.get(evening_id)
+        if columns is None:  # no longer finished since the evenings were read
+            for member_id, tally in rest[evening_id].items():
+                per_key[member_id].append(tally.line(evening_id))
+            continue
+        numbers = [columns[name] for name in EveningLine._fields[1:-1]]
+        made = map(line, zip(repeat(evening_id), *numbers, map(bool, columns["played"])))
+        for member_id, evening_line in zip(columns["member"], made, strict=True):
+            per_key[member_id].append(evening_line)
+    return per_key
+
+
+def _tallies(evening_ids, *, confirmed_only=False, by_round=False):
+    """:func:`evening_tallies`, summed now."""
     tallies = defaultdict(lambda: defaultdict(Tally))
-    stored = finished is not None
-    if stored:
-        for evening_id, rows in _stored_game_sums(list(evening_ids), set(finished)).items():
-            members = tallies[evening_id]
-            for member_id, *sums in rows:
-                members[member_id] = Tally(*sums, 0, True)
+    if not evening_ids:
+        return tallies
     for (
         member_id,
         evening_id,
@@ -193,9 +250,7 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False, finish
         defending,
         roem,
         verzaken,
-    ) in (
-        () if stored else _game_sums(evening_ids, confirmed_only=confirmed_only, by_round=by_round)
-    ):
+    ) in _game_sums(evening_ids, confirmed_only=confirmed_only, by_round=by_round):
         tally = tallies[evening_id][member_id]
         tally.points += points
         tally.games += games
@@ -506,16 +561,24 @@ def season_standings(
     or by ``settings`` (a side ranking)."""
     evenings = counted_evenings(competition, period)
     ids = [e.pk for e in evenings]
-    tallies = evening_tallies(ids, confirmed_only=True, finished=ids)
-    _apply_substitutes(competition, tallies, ids)
-    _apply_absences(competition, tallies, ids)
     pairs = competition.kind == Competition.Kind.PAIRS
-    if pairs:
-        tallies = _pair_tallies(competition, tallies)
-    per_key = defaultdict(list)
-    for evening_id in ids:
-        for key, tally in tallies.get(evening_id, {}).items():
-            per_key[key].append(tally.line(evening_id))
+    if (
+        pairs
+        or competition.substitute_strikes_lowest
+        or competition.absence_policy != Competition.AbsencePolicy.NOTHING
+        or competition.late_score is not None
+    ):
+        tallies = evening_tallies(ids, confirmed_only=True, finished=ids)
+        _apply_substitutes(competition, tallies, ids)
+        _apply_absences(competition, tallies, ids)
+        if pairs:
+            tallies = _pair_tallies(competition, tallies)
+        per_key = defaultdict(list)
+        for evening_id in ids:
+            for key, tally in tallies.get(evening_id, {}).items():
+                per_key[key].append(tally.line(evening_id))
+    else:  # the stored tallies are the lines: no 4,000 tallies made in between
+        per_key = _stored_lines(ids)
     if settings is None:
         settings = ranking_settings(competition)
     else:

@@ -60,3 +60,22 @@ def test_dates_in_files_are_written_in_the_language(language, day, date):
     with translation.override(language):
         assert (day_text(value), date_text(value)) == (day, date)
     assert day_text(None) == date_text(None) == ""
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+@pytest.mark.parametrize("decimals", [0, 1, 2])
+def test_a_decimal_is_written_as_djangos_number_format_writes_its_rounded_value(
+    language, decimals
+):
+    from django.utils.formats import number_format
+
+    from common.formatting import format_decimal
+
+    values = [Fraction(n, d) for n in range(-3001, 3002, 37) for d in (1, 3, 7, 20, 40, 48)]
+    values += [0, 5, -5, 123456, 1625.05, -2.25, Decimal("2.675")]
+    with translation.override(language):
+        for value in values:
+            expected = number_format(
+                round_half_up(value, decimals), decimals, use_l10n=True, force_grouping=False
+            )
+            assert format_decimal(value, decimals) == expected, value
