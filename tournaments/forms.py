@@ -7,12 +7,13 @@ from common.text import MEMBER_NAME_MAX, validate_member_name
 
 from .models import Competition, Evening
 
-#: The numbers of each side ranking's definition: the form's, not the model's fields.
-SIDE_FIELDS = tuple(
-    f"{kind}_{name}"
+#: The numbers of each side ranking's definition, each with its kind: the form's,
+#: not the model's fields.
+SIDE_FIELDS = {
+    f"{kind}_{name}": kind
     for kind in Competition.SideRanking.values
     for name in ("best_of", "min_attendance")
-)
+}
 
 
 def _best_of_field(label):
@@ -109,6 +110,10 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
         for side in sides:
             self.initial[f"{side.kind}_best_of"] = side.best_of
             self.initial[f"{side.kind}_min_attendance"] = side.min_attendance
+        # The template marks each number's wrapper with its kind, so that
+        # static/js/side-rankings.js shows it only while that kind is ticked.
+        for name, kind in SIDE_FIELDS.items():
+            self.fields[name].side_ranking = kind
         self.order_fields([*self.Meta.fields[:6], *self.ruleset_field_names()])
 
     def _kept(self, name):

@@ -5,6 +5,7 @@ each definition. The season played with them is in tests/scoring/test_club_rules
 
 import datetime
 import json
+from html.parser import HTMLParser
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -13,6 +14,7 @@ from django.utils import translation
 
 from tests import factories
 from tests.tournaments.test_competition_rules import admin_change_errors
+from tournaments.forms import SIDE_FIELDS
 from tournaments.models import Competition
 from tournaments.ranking_rules import Basis, Side, SideRanking
 from tournaments.words import describe_side_ranking
@@ -153,3 +155,63 @@ def test_side_rankings_stored_as_bare_kinds_still_read_as_every_evening_no_minim
     for name in ("results:standings", "tournaments:competition-detail"):
         url = reverse(name, kwargs={"club": club.slug, "pk": competition.pk})
         assert client.get(url).status_code == 200
+
+
+class _SideWrappers(HTMLParser):
+    """Each ``data-side-ranking`` wrapper of a page: its kind, whether it is hidden,
+    and the names of the inputs and the ``for`` of the labels inside it."""
+
+    def __init__(self):
+        super().__init__()
+        self.wrappers, self._open, self._depth = [], None, 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "div":
+            if self._open is not None:
+                self._depth += 1
+            elif "data-side-ranking" in attrs:
+                self._open = {
+                    "kind": attrs["data-side-ranking"],
+                    "hidden": "hidden" in attrs,
+                    "inputs": [],
+                    "labels": [],
+                }
+                self.wrappers.append(self._open)
+        elif self._open is not None and tag == "input":
+            self._open["inputs"].append((attrs.get("name"), attrs.get("id")))
+        elif self._open is not None and tag == "label":
+            self._open["labels"].append(attrs.get("for"))
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self._open is not None:
+            if self._depth:
+                self._depth -= 1
+            else:
+                self._open = None
+
+
+@pytest.mark.parametrize("page_name", ["competition-create", "competition-edit"])
+def test_the_form_marks_each_side_rankings_numbers_with_their_kind(client, club, page_name):
+    """static/js/side-rankings.js shows a kind's numbers only while it is ticked: it
+    finds them by the wrapper's data-side-ranking. Without JavaScript they show."""
+    competition = factories.competition(
+        club, side_rankings=[{"kind": "points", "best_of": 6, "min_attendance": 4}]
+    )
+    client.force_login(factories.role(club, "director"))
+    kwargs = {"club": club.slug}
+    if page_name == "competition-edit":
+        kwargs["pk"] = competition.pk
+    page = client.get(reverse(f"tournaments:{page_name}", kwargs=kwargs)).text
+    reader = _SideWrappers()
+    reader.feed(page)
+    assert [wrapper["kind"] for wrapper in reader.wrappers] == [
+        kind for kind in Competition.SideRanking.values for _ in ("best_of", "min_attendance")
+    ]
+    for wrapper, name in zip(reader.wrappers, SIDE_FIELDS, strict=True):
+        assert wrapper["inputs"] == [(name, f"id_{name}")]
+        assert wrapper["labels"] == [f"id_{name}"]
+        assert not wrapper["hidden"]
+    for kind in Competition.SideRanking.values:
+        assert f'type="checkbox" name="side_rankings" value="{kind}"' in page
+    assert "js/side-rankings.js" in page
