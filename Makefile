@@ -52,10 +52,10 @@ test: $(STAMP) lint
 
 # A simulated club evening against gunicorn on 127.0.0.1 (bounded in count and time).
 load: $(STAMP)
-	$(PY) scripts/loadtest.py
+	$(PY) bench/load.py
 
 bench: $(STAMP)
-	$(PY) scripts/bench_report.py
+	$(PY) -m bench.report
 
 # Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed.
 messages: $(STAMP)

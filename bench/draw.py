@@ -15,7 +15,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from scoring.benchrecord import record
+from bench.record import record
 from tournaments.draw import DrawHistory, RoundDraw, TableDraw, evening_draw, repeat_counts
 
 SIZES = [(120, 6), (40, 6), (24, 6), (16, 3)]

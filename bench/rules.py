@@ -32,7 +32,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from scoring.benchrecord import record
+from bench.record import record
 from scoring.rules.cards import CARDS, Card, Suit
 from scoring.rules.hands import score_hand
 from scoring.rules.rulesets import get_ruleset

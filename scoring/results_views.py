@@ -32,7 +32,7 @@ from .results_words import describe_evening
 
 
 def _competition(club, pk):
-    return get_object_or_404(Competition, club=club, pk=pk)
+    return get_object_or_404(club.competitions, pk=pk)
 
 
 def _evening_urls(club):
@@ -149,7 +149,7 @@ def player(request, club, pk):
     competition = None
     if request.GET.get("competition"):
         competition_id = id_or_404(request.GET["competition"])
-        competition = get_object_or_404(Competition, club=club, pk=competition_id)
+        competition = get_object_or_404(club.competitions, pk=competition_id)
     elif competitions:
         competition = competitions[0]
     stats = standings.player_stats(member=member, competition=competition) if competition else None

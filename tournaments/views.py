@@ -24,7 +24,7 @@ from .words import describe_settings
 
 
 def _competition(club, pk):
-    return get_object_or_404(Competition, club=club, pk=pk)
+    return get_object_or_404(club.competitions, pk=pk)
 
 
 def _evening(club, pk):

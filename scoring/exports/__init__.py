@@ -19,7 +19,7 @@ Modules
 :mod:`.importers`
     Past results in: read, check every row, then store all or nothing.
 :mod:`.bench`
-    ``python -m scoring.exports.bench``.
+    ``python -m bench.exports``.
 
 Shared decisions
 ----------------

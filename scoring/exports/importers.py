@@ -135,7 +135,7 @@ __all__ = [
 LIMITS = Limits(max_bytes=20 * 1024 * 1024, max_rows=50_000, max_unpacked_bytes=150 * 1024 * 1024)
 # What one web request reads, checks and stores within ~20 s (the worker's
 # timeout is 30 s) on a club laptop: measured by ``make bench``
-# (scoring.exports.import_bench). Larger files: manage.py import_results.
+# (bench.imports). Larger files: manage.py import_results.
 PAGE_LIMITS = Limits(
     max_bytes=20 * 1024 * 1024, max_rows=20_000, max_unpacked_bytes=64 * 1024 * 1024
 )

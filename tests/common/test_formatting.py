@@ -64,9 +64,7 @@ def test_dates_in_files_are_written_in_the_language(language, day, date):
 
 @pytest.mark.parametrize("language", ["nl", "en"])
 @pytest.mark.parametrize("decimals", [0, 1, 2])
-def test_a_decimal_is_written_as_djangos_number_format_writes_its_rounded_value(
-    language, decimals
-):
+def test_a_decimal_is_written_as_djangos_number_format_writes_its_rounded_value(language, decimals):
     from django.utils.formats import number_format
 
     from common.formatting import format_decimal

@@ -1,4 +1,4 @@
-"""Benchmark of the imports: ``python -m scoring.exports.import_bench`` (part of ``make bench``).
+"""Benchmark of the imports: ``python -m bench.imports`` (part of ``make bench``).
 
 Imports must stay small: a file at the size limit is read streaming, in
 bounded memory, and fast enough for a request. This generates files at the
@@ -338,7 +338,7 @@ TASKS = {
 def measure(task, path, folder, *, trace=False, where="page"):
     args = ["--child", task, str(path), folder, "1" if trace else "0"]
     output = subprocess.run(
-        [sys.executable, "-m", "scoring.exports.import_bench", *args],
+        [sys.executable, "-m", "bench.imports", *args],
         env={**os.environ, "BENCH_WHERE": where},
         capture_output=True,
         text=True,
@@ -369,7 +369,7 @@ def setup(folder):
 
 
 def main():
-    from scoring.benchrecord import record
+    from bench.record import record
 
     sys.stdout.reconfigure(line_buffering=True)
     started = time.perf_counter()

@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCHES = [
     ["-m", "bench.rules"],
     ["-m", "bench.draw"],
-    ["-m", "scoring.bench_standings"],
-    ["-m", "scoring.exports.import_bench"],
+    ["-m", "bench.standings"],
+    ["-m", "bench.imports"],
+    ["-m", "bench.exports"],
 ]
-OPTIONAL = [["-m", "scoring.exports.bench"]]
 
 
 def number(value):
@@ -36,7 +36,7 @@ def main():
         results = Path(handle.name)
     env = {**os.environ, "BENCH_JSON": str(results)}
     failed = []
-    for args in BENCHES + [a for a in OPTIONAL if (ROOT / module_path(a)).exists()]:
+    for args in BENCHES:
         print(f"\n== {' '.join(args)}", flush=True)
         if subprocess.call([sys.executable, *args], cwd=ROOT, env=env) != 0:
             failed.append(" ".join(args))
@@ -67,10 +67,6 @@ def main():
     print("\n" + text)
     print(f"written to {out.relative_to(ROOT)}")
     return 1 if failed else 0
-
-
-def module_path(args):
-    return Path(*args[1].split(".")).with_suffix(".py")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """One line per benchmark figure, for ``make bench``'s combined report.
 
 Each benchmark prints for people and, when ``BENCH_JSON`` names a file, also
-appends its figures there as JSON lines; ``scripts/bench_report.py`` gathers
+appends its figures there as JSON lines; ``bench/report.py`` gathers
 them into one Markdown table. Django-free, so the rules core's benchmark may
 use it.
 """

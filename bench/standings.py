@@ -1,6 +1,6 @@
 """Benchmark: standings and evening result pages on a large season.
 
-``python -m scoring.bench_standings`` (part of ``make bench``) builds, in a
+``python -m bench.standings`` (part of ``make bench``) builds, in a
 throw-away SQLite file (or the database of ``BENCH_DATABASE_URL``), a
 competition of 100 players, 40 evenings, 3 rounds and 16 hands a game (about
 48,000 hands), then times the standings page and an evening result page
@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from scoring.benchrecord import record
+from bench.record import record
 
 PLAYERS, EVENINGS, ROUNDS, HANDS = 100, 40, 3, 16
 

@@ -1,6 +1,6 @@
 """The load test's short form: 8 tables of 6 hands against gunicorn, nothing lost.
 
-Runs ``scripts/loadtest.py`` as ``make load`` does, smaller: its own server
+Runs ``bench/load.py`` as ``make load`` does, smaller: its own server
 (gunicorn, 127.0.0.1), its own data folder and database, then checks its
 report. On SQLite; with ``DATABASE_URL`` set (the suite's PostgreSQL leg) on
 a throw-away database of that PostgreSQL server. Latency is reported, not
@@ -33,7 +33,7 @@ def test_short_evening_under_load_loses_and_doubles_nothing(tmp_path, backend_ar
     out = tmp_path / "load.json"
     command = [
         sys.executable,
-        str(ROOT / "scripts" / "loadtest.py"),
+        str(ROOT / "bench" / "load.py"),
         "--tables",
         "8",
         "--hands",

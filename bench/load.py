@@ -29,11 +29,11 @@ Bounded: the phones send a fixed number of requests, the readers stop when
 the phones are done, and a hard deadline per run (``--deadline`` seconds)
 stops every thread and the server.
 With ``BENCH_JSON`` set (``make bench``) the figures are recorded with
-``scoring.benchrecord.record``: the hand save p95 beside the static file p95.
+``bench.record.record``: the hand save p95 beside the static file p95.
 
-    python scripts/loadtest.py                       # 40 tables, SQLite
-    python scripts/loadtest.py --tables 8 --hands 6  # the suite's short form
-    python scripts/loadtest.py --backends sqlite,postgres \\
+    python bench/load.py                       # 40 tables, SQLite
+    python bench/load.py --tables 8 --hands 6  # the suite's short form
+    python bench/load.py --backends sqlite,postgres \\
         --database-url postgres://postgres@127.0.0.1:5432/test
 """
 
@@ -712,7 +712,7 @@ def print_report(report):
 
 
 def record_figures(report):
-    from scoring.benchrecord import record
+    from bench.record import record
 
     pages = report["pages"]
     bench = f"load ({report['tables']} tables, {report['backend']})"

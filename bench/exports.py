@@ -1,6 +1,6 @@
-"""Benchmark of the files: ``python -m scoring.exports.bench`` (part of ``make bench``).
+"""Benchmark of the files: ``python -m bench.exports`` (part of ``make bench``).
 
-On the 48,000-hand competition of ``scoring.bench_standings`` (100 players, 40
+On the 48,000-hand competition of ``bench.standings`` (100 players, 40
 evenings of 3 rounds of 16 hands), built in a throw-away SQLite file (or the
 database of ``BENCH_DATABASE_URL``), it times:
 
@@ -26,7 +26,7 @@ import time
 
 
 def setup():
-    """A throw-away database with the benchmark competition (as scoring.bench_standings)."""
+    """A throw-away database with the benchmark competition (as bench.standings)."""
     tmp = tempfile.mkdtemp(prefix="klaverjas-exports-bench-")
     os.environ["KLAVERJAS_DATA_DIR"] = tmp
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
@@ -45,7 +45,7 @@ def setup():
 
     settings.DATABASES["default"]["NAME"] = os.path.join(tmp, "bench.sqlite3")
     call_command("migrate", verbosity=0)
-    from scoring.bench_standings import build, hand_count
+    from bench.standings import build, hand_count
 
     started = time.perf_counter()
     competition, _evening = build()
