@@ -294,7 +294,8 @@ def _pairs_round(competition, evening, present, number):
     """A pair with a player missing keeps its place in the schedule as an empty slot.
 
     The stay-and-move movements place the pairs of the evening once, when round 1
-    is drawn (both players checked in, present or left): by number, or with an odd
+    is drawn (both players present; a pair that checked in and left again before it
+    is a late pair if it comes back): by number, or with an odd
     number by the sit-out rota of the evenings before (``draw.movement_positions``).
     Later rounds keep those places: a pair that checks in after round 1 changes no
     other pair's movement. It takes the empty staying place of an odd movement when
@@ -305,12 +306,8 @@ def _pairs_round(competition, evening, present, number):
     pairs = [(pair.first_id, pair.second_id) for pair in competition.pairs.order_by("number")]
     movement = draw.Movement(competition.movement)
     if movement is not draw.Movement.ROUND_ROBIN:
-        if number == 1:
-            came = set(
-                evening.attendances.filter(
-                    status__in=[Attendance.Status.PRESENT, Attendance.Status.LEFT]
-                ).values_list("member_id", flat=True)
-            )
+        if number == 1:  # the pairs here now: one that came and left again plays no part
+            came = here
         else:  # the pairs of round 1, at a table or sitting out
             came = set(
                 Seat.objects.filter(

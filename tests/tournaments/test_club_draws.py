@@ -379,6 +379,24 @@ def test_a_late_pair_takes_the_empty_place_of_an_odd_movement_and_nobody_else_mo
         ]
 
 
+def test_a_pair_that_left_before_round_1_is_drawn_moves_nobody(club, logged_in, director):
+    """Four pairs check in, pair 4 leaves again before round 1 is drawn: the evening is
+    drawn as the three pairs' of the test above (pair 3 stays, pair 1 sits out), not as
+    four pairs with an empty place. Back for round 2, pair 4 is a late pair."""
+    competition, pairs = pairs_competition(
+        logged_in, club, director, 4, movement="even_stay", rounds_per_evening=3
+    )
+    everyone = [m for pair in pairs for m in (pair.first, pair.second)]
+    evening = evening_of(competition, director, 0, everyone)
+    for member in (pairs[3].first, pairs[3].second):
+        services.attendance_set(evening=evening, member=member, status="left", by=director)
+    round_1 = services.round_draw(evening=evening, by=director)
+    assert table_pairs(round_1) == {1: (3, 2)}
+    for member in (pairs[3].first, pairs[3].second):
+        services.attendance_set(evening=evening, member=member, status="present", by=director)
+    assert table_pairs(services.round_draw(evening=evening, by=director)) == {1: (3, 1), 2: (4, 2)}
+
+
 def test_a_late_pair_in_an_even_movement_has_no_place_and_the_movement_runs_on(
     club, logged_in, director, settings
 ):
