@@ -63,7 +63,18 @@ def timed(func, repeat=1):
 
 
 def line(name, seconds, baseline, baseline_name):
+    from bench.record import record
+
     print(f"{name}: {seconds:.2f} s, {seconds / baseline:.1f}x {baseline_name}")
+    record(
+        "files (48,000 hands)",
+        name,
+        seconds,
+        "s",
+        baseline=baseline,
+        baseline_name=baseline_name,
+        lower_is_better=True,
+    )
 
 
 def openpyxl_alone(rows):

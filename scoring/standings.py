@@ -137,7 +137,8 @@ def stored_evening_rows(evening_ids) -> dict:
     """``{evening_id: EveningTotals.columns(...)}``: each player's tally of each finished
     evening of ``evening_ids`` (``played`` 1 or 0), by column, from
     :class:`~scoring.models.EveningTotals`; those without are summed and stored now.
-    Evenings not finished are left out.
+    An evening not finished has none stored (saving its status threw them away) and is
+    left out.
 
     Summing and storing share one transaction that first locks the evenings' rows FOR
     NO KEY UPDATE (on SQLite: takes the write lock); a change below an evening locks it
@@ -198,7 +199,8 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False, finish
     if finished is None:
         return _tallies(evening_ids, confirmed_only=confirmed_only, by_round=by_round)
     assert confirmed_only and not by_round, "only confirmed games' totals are stored"
-    stored = stored_evening_rows([e for e in evening_ids if e in set(finished)])
+    evening_ids, finished = list(evening_ids), set(finished)
+    stored = stored_evening_rows([e for e in evening_ids if e in finished])
     tallies = _tallies([e for e in evening_ids if e not in stored], confirmed_only=True)
     for evening_id, columns in stored.items():
         tallies[evening_id] = defaultdict(

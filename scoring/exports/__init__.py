@@ -18,8 +18,7 @@ Modules
     The renderers.
 :mod:`.importers`
     Past results in: read, check every row, then store all or nothing.
-:mod:`.bench`
-    ``python -m bench.exports``.
+The benchmark of these files is ``python -m bench.exports`` (in ``bench/``).
 
 Shared decisions
 ----------------

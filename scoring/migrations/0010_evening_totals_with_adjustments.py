@@ -1,6 +1,7 @@
 # The stored evening totals now hold each player's whole tally (the adjustments, the
 # personal points and whether the player played, besides the games' sums): rows in the
-# old layout are thrown away, and the standings store them again on their next read.
+# old layout are thrown away (and the new ones, going back), and the standings store them
+# again on their next read.
 
 from django.db import migrations
 
@@ -15,5 +16,5 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(forget_all, migrations.RunPython.noop),
+        migrations.RunPython(forget_all, forget_all),
     ]
