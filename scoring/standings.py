@@ -24,7 +24,19 @@ from itertools import repeat
 
 from django.core.exceptions import EmptyResultSet
 from django.db import DatabaseError, connections, transaction
-from django.db.models import Case, Count, F, IntegerField, Min, Q, Sum, When
+from django.db.models import (
+    BinaryField,
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Min,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    When,
+)
 from django.db.models.functions import Coalesce
 
 from clubs.models import Member
@@ -98,7 +110,8 @@ def _fetch(values_queryset):
 
     The ORM builds the query; the rows skip its per-value converters, which cost
     more than the database's own work on a season of 4,000 player-evenings. Only
-    for aggregates of integers, whose database values need no conversion.
+    for integers and plain text (a member's name), whose database values need no
+    conversion.
     """
     query = values_queryset.query
     try:
@@ -133,7 +146,7 @@ def _game_sums(evening_ids, *, confirmed_only=False, by_round=False):
     return _fetch(rows)
 
 
-def stored_evening_rows(evening_ids) -> dict:
+def stored_evening_rows(evening_ids, *, known=None) -> dict:
     """``{evening_id: EveningTotals.columns(...)}``: each player's tally of each finished
     evening of ``evening_ids`` (``played`` 1 or 0), by column, from
     :class:`~scoring.models.EveningTotals`; those without are summed and stored now.
@@ -145,10 +158,18 @@ def stored_evening_rows(evening_ids) -> dict:
     FOR SHARE before it throws the totals away (``scoring.services.evening_totals_forget``),
     so it is either in the sums or throws them away after they are stored. A database
     too busy to store them still gives this request its sums.
+
+    ``known``: ``{evening_id: sums}`` already read with the evenings
+    (:func:`counted_evenings`); then only the others are looked for, by summing them.
     """
-    stored = dict(
-        EveningTotals.objects.filter(evening_id__in=evening_ids).values_list("evening_id", "sums")
-    )
+    if known is None:
+        stored = dict(
+            EveningTotals.objects.filter(evening_id__in=evening_ids).values_list(
+                "evening_id", "sums"
+            )
+        )
+    else:
+        stored = {e: known[e] for e in evening_ids if e in known}
     missing = [e for e in evening_ids if e not in stored]
     if missing:
         stored.update(_store_evening_rows(missing))
@@ -189,18 +210,21 @@ def _store_evening_rows(evening_ids):
     return fresh
 
 
-def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False, finished=None):
+def evening_tallies(
+    evening_ids, *, confirmed_only=False, by_round=False, finished=None, known=None
+):
     """{evening_id: {member_id: Tally}} for the given evenings, in constant queries.
 
     ``finished``: the finished evenings among them, when only confirmed games count
     (the season standings, a player's season): their tallies are kept in
-    :class:`~scoring.models.EveningTotals`, read instead of summed again.
+    :class:`~scoring.models.EveningTotals`, read instead of summed again (``known``: as
+    :func:`stored_evening_rows`).
     """
     if finished is None:
         return _tallies(evening_ids, confirmed_only=confirmed_only, by_round=by_round)
     assert confirmed_only and not by_round, "only confirmed games' totals are stored"
     evening_ids, finished = list(evening_ids), set(finished)
-    stored = stored_evening_rows([e for e in evening_ids if e in finished])
+    stored = stored_evening_rows([e for e in evening_ids if e in finished], known=known)
     tallies = _tallies([e for e in evening_ids if e not in stored], confirmed_only=True)
     for evening_id, columns in stored.items():
         tallies[evening_id] = defaultdict(
@@ -213,12 +237,13 @@ def evening_tallies(evening_ids, *, confirmed_only=False, by_round=False, finish
     return tallies
 
 
-def _stored_lines(evening_ids):
+def _stored_lines(evening_ids, *, known=None):
     """``{member_id: [EveningLine, ...]}`` of finished evenings, in their order, made
-    straight from their stored tallies' columns: the lines :meth:`Tally.line` makes,
-    without making a season's 4,000 tallies first (only where nothing but the stored
-    tallies counts: no wegstrepen, absences or pairs)."""
-    stored = stored_evening_rows(evening_ids)
+    straight from their stored tallies' columns (``known``: as
+    :func:`stored_evening_rows`): the lines :meth:`Tally.line` makes, without making a
+    season's 4,000 tallies first (only where nothing but the stored tallies counts: no
+    wegstrepen, absences or pairs)."""
+    stored = stored_evening_rows(evening_ids, known=known)
     rest = _tallies([e for e in evening_ids if e not in stored], confirmed_only=True)
     line = partial(tuple.__new__, EveningLine)
     per_key = defaultdict(list)
@@ -448,7 +473,7 @@ def _apply_absences(competition, tallies, evening_ids):
 
 
 def _names(member_ids):
-    return dict(Member.objects.filter(pk__in=member_ids).values_list("pk", "name"))
+    return dict(_fetch(Member.objects.filter(pk__in=member_ids).values_list("pk", "name")))
 
 
 def _pair_tallies(competition, tallies):
@@ -517,8 +542,16 @@ class Standings:
 
 
 def counted_evenings(competition, period=None):
+    """The finished evenings that count, by date, each with its stored tallies'
+    ``stored_sums`` (:class:`~scoring.models.EveningTotals`; None when there are none
+    yet), read in the same query."""
     evenings = Evening.objects.filter(
         competition=competition, counts_for_ranking=True, status=Evening.Status.FINISHED
+    ).annotate(
+        stored_sums=Subquery(
+            EveningTotals.objects.filter(evening_id=OuterRef("pk")).values("sums"),
+            output_field=BinaryField(),
+        )
     )
     if period is not None:
         evenings = evenings.filter(date__gte=period.start_date, date__lte=period.end_date)
@@ -563,6 +596,7 @@ def season_standings(
     or by ``settings`` (a side ranking)."""
     evenings = counted_evenings(competition, period)
     ids = [e.pk for e in evenings]
+    known = {e.pk: e.stored_sums for e in evenings if e.stored_sums is not None}
     pairs = competition.kind == Competition.Kind.PAIRS
     if (
         pairs
@@ -570,7 +604,7 @@ def season_standings(
         or competition.absence_policy != Competition.AbsencePolicy.NOTHING
         or competition.late_score is not None
     ):
-        tallies = evening_tallies(ids, confirmed_only=True, finished=ids)
+        tallies = evening_tallies(ids, confirmed_only=True, finished=ids, known=known)
         _apply_substitutes(competition, tallies, ids)
         _apply_absences(competition, tallies, ids)
         if pairs:
@@ -580,7 +614,7 @@ def season_standings(
             for key, tally in tallies.get(evening_id, {}).items():
                 per_key[key].append(tally.line(evening_id))
     else:  # the stored tallies are the lines: no 4,000 tallies made in between
-        per_key = _stored_lines(ids)
+        per_key = _stored_lines(ids, known=known)
     if settings is None:
         settings = ranking_settings(competition)
     else:

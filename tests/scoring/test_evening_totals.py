@@ -341,3 +341,16 @@ def test_a_read_while_a_correction_is_uncommitted_stores_the_corrected_sums(club
     assert stored_ids() == set(ids)
     assert from_store(ids) == live(ids)
     assert live(ids)[(ids[0], north)][0] == before[north] + 100
+
+
+def test_the_standings_read_stored_evenings_in_two_queries_whatever_their_number(
+    club, play_season, django_assert_num_queries
+):
+    """Once stored, the evenings come with their tallies in one query, the names in a
+    second; a season three times as long costs the same."""
+    for evenings in (1, 3):
+        competition, *_ = play_season(club, evenings=evenings, players=8, rounds=1, seed=2)
+        first = lines(competition)
+        with django_assert_num_queries(2):
+            again = lines(competition)
+        assert again == first
