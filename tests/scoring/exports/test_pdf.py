@@ -15,6 +15,7 @@ from common.formatting import format_average
 from scoring import standings
 from scoring.exports import pdf, reports, table_entry_path
 from scoring.models import Game
+from tests.needs import missing
 from tournaments.models import Round, Seat
 
 from .conftest import pdf_pages
@@ -212,11 +213,9 @@ def test_names_with_markup_characters_print_as_written(season):
     assert name in text  # (a long name may wrap)
 
 
-@pytest.mark.skipif(
-    not (shutil.which("pdftoppm") and shutil.which("zbarimg")),
-    reason="needs poppler-utils and zbar-tools to read the QR code",
-)
 def test_the_qr_code_opens_the_tables_entry_page(read_only_season, tmp_path):
+    if not (shutil.which("pdftoppm") and shutil.which("zbarimg")):
+        missing("needs poppler-utils and zbar-tools to read the QR code")
     competition, members, evenings, director = read_only_season
     round_ = first_round(evenings)
     sheets = reports.round_sheets(round_=round_, entry_url=entry_url)
