@@ -163,8 +163,10 @@ def _league(a):
     }
 
 
-@pytest.fixture
-def world(db):
+@pytest.fixture(scope="module")
+def world(module_db):
+    """Built once per module (each test's writes are rolled back in its own savepoint):
+    the sweeps send hundreds of requests to one world, and building it is a second."""
     return build_world()
 
 
