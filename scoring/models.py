@@ -465,24 +465,13 @@ class EveningTotals(models.Model):
         return numbers.tobytes()
 
     @classmethod
-    def numbers(cls, data) -> array:
-        """The integers of ``sums``, one player's :data:`COLUMNS` after the other."""
-        numbers = array("i")
-        numbers.frombytes(bytes(data))
-        if sys.byteorder == "big":
-            numbers.byteswap()
-        if len(numbers) % len(cls.COLUMNS):
-            raise ValueError("stored evening totals of another layout")
-        return numbers
-
-    @classmethod
-    def unpack(cls, data) -> list[tuple]:
-        """The rows packed by :meth:`pack`."""
-        return list(zip(*[iter(cls.numbers(data))] * len(cls.COLUMNS), strict=True))
-
-    @classmethod
     def columns(cls, data) -> dict[str, array]:
         """The numbers packed by :meth:`pack` by column: ``{"member": [...], "points": [...]}``,
         sliced in C (a season's standings read 4,000 players' evenings)."""
-        numbers, width = cls.numbers(data), len(cls.COLUMNS)
+        numbers, width = array("i"), len(cls.COLUMNS)
+        numbers.frombytes(bytes(data))
+        if sys.byteorder == "big":
+            numbers.byteswap()
+        if len(numbers) % width:
+            raise ValueError("stored evening totals of another layout")
         return {name: numbers[index::width] for index, name in enumerate(cls.COLUMNS)}
