@@ -1,8 +1,9 @@
 """Benchmark of the files: ``python -m bench.exports`` (part of ``make bench``).
 
 On the 48,000-hand competition of ``bench.standings`` (100 players, 40
-evenings of 3 rounds of 16 hands), built in a throw-away SQLite file (or the
-database of ``BENCH_DATABASE_URL``), it times:
+evenings of 3 rounds of 16 hands), built in a throw-away SQLite file (or a
+throw-away database beside the one of ``BENCH_DATABASE_URL``: ``bench.database``),
+it times:
 
 - the hand log as .xlsx (query, rows, workbook), beside openpyxl alone writing
   the same cells from memory in write-only mode: the baseline;
@@ -18,39 +19,9 @@ it openpyxl (which is several times faster with lxml installed).
 """
 
 import io
-import os
 import statistics
 import sys
-import tempfile
 import time
-
-
-def setup():
-    """A throw-away database with the benchmark competition (as bench.standings)."""
-    tmp = tempfile.mkdtemp(prefix="klaverjas-exports-bench-")
-    os.environ["KLAVERJAS_DATA_DIR"] = tmp
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    if os.environ.get("BENCH_DATABASE_URL"):
-        os.environ["DATABASE_URL"] = os.environ["BENCH_DATABASE_URL"]
-    else:
-        os.environ.pop("DATABASE_URL", None)
-    import warnings
-
-    import django
-
-    warnings.filterwarnings("ignore", message="No directory at")
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-
-    settings.DATABASES["default"]["NAME"] = os.path.join(tmp, "bench.sqlite3")
-    call_command("migrate", verbosity=0)
-    from bench.standings import build, hand_count
-
-    started = time.perf_counter()
-    competition, _evening = build()
-    print(f"built {hand_count()} hands in {time.perf_counter() - started:.1f} s")
-    return competition
 
 
 def timed(func, repeat=1):
@@ -167,9 +138,17 @@ def measure(competition):
 
 
 def main():
+    from bench.database import throwaway_database
+    from bench.standings import build, hand_count
+
     started = time.perf_counter()
-    competition = setup()
-    measure(competition)
+    with throwaway_database("klaverjas-exports-bench-") as connection:
+        competition, _evening = build()
+        print(
+            f"built {hand_count()} hands on {connection.vendor} in "
+            f"{time.perf_counter() - started:.1f} s"
+        )
+        measure(competition)
     print(f"total {time.perf_counter() - started:.0f} s")
 
 

@@ -1,7 +1,8 @@
 """Benchmark: standings and evening result pages on a large season.
 
 ``python -m bench.standings`` (part of ``make bench``) builds, in a
-throw-away SQLite file (or the database of ``BENCH_DATABASE_URL``), a
+throw-away SQLite file (or a throw-away database beside the one of
+``BENCH_DATABASE_URL``: ``bench.database``), a
 competition of 100 players, 40 evenings, 3 rounds and 16 hands a game (about
 48,000 hands), then times the standings page and an evening result page
 through Django's test client, with their SQL query counts, beside one raw SQL
@@ -17,7 +18,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 
 from bench.record import record
@@ -26,42 +26,18 @@ PLAYERS, EVENINGS, ROUNDS, HANDS = 100, 40, 3, 16
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="klaverjas-bench-")
-    os.environ["KLAVERJAS_DATA_DIR"] = tmp
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    if os.environ.get("BENCH_DATABASE_URL"):
-        os.environ["DATABASE_URL"] = os.environ["BENCH_DATABASE_URL"]
-    else:
-        os.environ.pop("DATABASE_URL", None)
-    import warnings
+    from bench.database import throwaway_database
 
-    import django
+    with throwaway_database("klaverjas-bench-") as connection:
+        from django.core.signals import request_finished, request_started
+        from django.db import close_old_connections
+        from django.test.utils import setup_test_environment
 
-    warnings.filterwarnings("ignore", message="No directory at")
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    # Keep one connection across requests, as the test runner does, so the
-    # queries of each page can be counted.
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections
-
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    from django.db import connection
-
-    if connection.vendor == "sqlite":
-        settings.DATABASES["default"]["NAME"] = os.path.join(tmp, "bench.sqlite3")
-        call_command("migrate", verbosity=0)
-        created = None
-    else:
-        # A throw-away database beside the one named (migrated by its creation),
-        # dropped afterwards: the benchmark never writes into a real database.
-        created = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+        setup_test_environment()
+        # Keep one connection across requests, as the test runner does, so the
+        # queries of each page can be counted.
+        request_started.disconnect(close_old_connections)
+        request_finished.disconnect(close_old_connections)
         started = time.perf_counter()
         competition, evening = build()
         print(
@@ -69,9 +45,6 @@ def main():
             f"{time.perf_counter() - started:.1f} s"
         )
         measure(competition, evening)
-    finally:
-        if created is not None:
-            connection.creation.destroy_test_db(created, verbosity=0)
 
 
 def hand_count():
