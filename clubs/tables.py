@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.columns import TEXT, Column
-from common.tables import SpecTable
+from common.tables import SpecTable, action_column
 
 from .models import Member
 
@@ -64,18 +64,8 @@ def role_rows(roles):
 class RoleTable(SpecTable):
     """The roles page's list, with a password-link and a remove button per person."""
 
-    password_link = tables.TemplateColumn(
-        template_name="clubs/_role_password_link.html",
-        verbose_name="",
-        orderable=False,
-        exclude_from_export=True,
-    )
-    revoke = tables.TemplateColumn(
-        template_name="clubs/_role_revoke.html",
-        verbose_name="",
-        orderable=False,
-        exclude_from_export=True,
-    )
+    password_link = action_column("clubs/_role_password_link.html")
+    revoke = action_column("clubs/_role_revoke.html")
 
     class Meta(SpecTable.Meta):
         attrs = {"class": "roles"}
@@ -114,12 +104,7 @@ def invitation_rows(invitations, *, club):
 class InvitationTable(SpecTable):
     """The roles page's open invitations, each with a withdraw button."""
 
-    withdraw = tables.TemplateColumn(
-        template_name="clubs/_invitation_withdraw.html",
-        verbose_name="",
-        orderable=False,
-        exclude_from_export=True,
-    )
+    withdraw = action_column("clubs/_invitation_withdraw.html")
 
     class Meta(SpecTable.Meta):
         attrs = {"class": "invitations"}

@@ -6,9 +6,8 @@ titles and order on the screen are the files' ones. Rows are dicts keyed by the
 columns' keys (plus whatever the table's ``render_*`` methods or row classes
 read, such as a ``url``).
 
-Action cells (a form with a button) are not data: a table declares them as
-django-tables2 columns of its own (``exclude_from_export=True``); they follow
-the spec's columns.
+Action cells (a form with a button) are not data: a table declares them with
+:func:`action_column` (left out of every export); they follow the spec's columns.
 """
 
 import django_tables2 as tables
@@ -16,6 +15,14 @@ from django.utils.encoding import force_str
 from django.utils.html import format_html
 
 from .columns import RANK, Column
+
+
+def action_column(template_name: str) -> tables.TemplateColumn:
+    """A column of buttons drawn by ``template_name``: no header, not sortable, never
+    in a file."""
+    return tables.TemplateColumn(
+        template_name=template_name, verbose_name="", orderable=False, exclude_from_export=True
+    )
 
 
 class SpecColumn(tables.Column):
