@@ -213,9 +213,42 @@ class ClubRole(models.Model):
     def __str__(self):
         return f"{self.user} · {self.get_role_display()} · {self.club}"
 
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        RoleTrace.objects.get_or_create(user_id=self.user_id, club_id=self.club_id)
+
     @property
     def level(self):
         return self.LEVELS[self.role]
+
+
+class RoleTrace(models.Model):
+    """That an account has held a role in a club, kept after the role (and the club) go.
+
+    ``club_id`` is a plain number, not a link, so the trace outlives the club. An
+    account that ever held a role in another club is not only this club's: no
+    club may make a password link for it or close it (``clubs.permissions.account_confined_to``).
+    Written by ``ClubRole.save``, whoever saves the role (a service, the admin).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="role_traces",
+        verbose_name=_("user"),
+    )
+    club_id = models.PositiveBigIntegerField(_("club number"))
+    created_at = models.DateTimeField(_("first role"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("role trace")
+        verbose_name_plural = _("role traces")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club_id"], name="one_role_trace_per_club"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} · {self.club_id}"
 
 
 class ClubLog(models.Model):

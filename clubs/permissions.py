@@ -21,7 +21,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from .models import Club, ClubRole
+from .models import Club, ClubRole, Member, RoleTrace
 
 Role = ClubRole.Role
 
@@ -56,6 +56,25 @@ def visible_clubs(user):
     if user.is_authenticated:
         return clubs.filter(results_public=True) | clubs.filter(roles__user=user)
     return clubs.filter(results_public=True)
+
+
+def account_confined_to(user, club) -> bool:
+    """Whether the account is this club's alone, so the club may act on it as a whole.
+
+    True only when the account is no site operator (staff or superuser), every
+    role it holds and every member record linked to it is in ``club``, and it
+    never held a role in another club (a :class:`~clubs.models.RoleTrace`, kept
+    after the role goes). A club may make a password link for such an account
+    and close it when it forgets the member; for any other account it may not,
+    because the account is also another club's person (see docs/permissions.md).
+    """
+    if user.is_staff or user.is_superuser:
+        return False
+    if ClubRole.objects.filter(user=user).exclude(club=club).exists():
+        return False
+    if Member.objects.filter(user=user).exclude(club=club).exists():
+        return False
+    return not RoleTrace.objects.filter(user=user).exclude(club_id=club.pk).exists()
 
 
 def require_role(user, club, role):
