@@ -203,15 +203,21 @@ class MemberMergeForm(forms.Form):
 
 
 class RoleGrantForm(forms.Form):
-    username = forms.CharField(label=_("Username"), max_length=150)
+    """Change the role of one of the club's people: only accounts that hold a role here.
+
+    A new person is invited (:class:`InvitationForm`); an account is never picked by
+    its username, so no club reaches an account that is not already its own.
+    """
+
+    user = forms.ModelChoiceField(label=_("Person"), queryset=get_user_model().objects.none())
     role = forms.ChoiceField(label=_("Role"), choices=ClubRole.Role.choices)
 
-    def clean_username(self):
-        username = self.cleaned_data["username"]
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise forms.ValidationError(_("No user with this username."))
-        return user
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["user"].queryset = (
+            get_user_model().objects.filter(club_roles__club=club).order_by("username")
+        )
+        self.fields["user"].label_from_instance = lambda user: user.get_username()
 
 
 class ClubCreateForm(forms.ModelForm):

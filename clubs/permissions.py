@@ -7,7 +7,9 @@ Views never test roles themselves: they call :func:`club_for` (or use the
   page): 404, never 403 and never its data, so another club's objects cannot be
   told apart from nothing;
 - a page needing a role the user's role in that club does not reach: 403;
-- anonymous users on a page that needs a role go to the login page first.
+- anonymous users on a page that needs a role go to the login page first when
+  the club is public; of a private club they get the same 404 as its public
+  pages (and as a club that does not exist), whose page offers the login.
 
 Services take the same decisions with :func:`require_role` so a rule holds even
 when a page hides its button.
@@ -77,6 +79,28 @@ def account_confined_to(user, club) -> bool:
     return not RoleTrace.objects.filter(user=user).exclude(club_id=club.pk).exists()
 
 
+def password_link_refusal(*, by, user, club):
+    """Why ``by`` may not make a one-time password link for ``user`` in ``club``, or None.
+
+    Allowed only for an account that is the club's alone
+    (:func:`account_confined_to`) and whose role in the club is below the maker's
+    own: a club administrator resets a player's or a scorer's password, never
+    another administrator's, a site operator's or another club's person's.
+    """
+    if user.is_staff or user.is_superuser:
+        return _("A club cannot reset the password of a site operator.")
+    if user.pk == getattr(by, "pk", None):
+        return _("Change your own password on your account page.")
+    if not account_confined_to(user, club):
+        return _(
+            "This account is not the club's alone (it belongs to another club's people "
+            "too); its owner resets the password themself."
+        )
+    if role_level(user, club) >= role_level(by, club):
+        return _("Only an account with a lower role than yours gets a password link from you.")
+    return None
+
+
 def require_role(user, club, role):
     """Raise PermissionDenied unless the user holds ``role`` (or higher) in ``club``."""
     if not has_role(user, club, role):
@@ -113,7 +137,11 @@ def club_required(role=None):
         @wraps(view)
         def wrapper(request, *args, club, **kwargs):
             if role is not None and not request.user.is_authenticated:
-                get_object_or_404(Club, slug=club)
+                # Only a club anyone may see sends a stranger to the login page; for
+                # a private club (or none) that would tell that it exists: 404, whose
+                # page offers the login to the club's own people.
+                if not Club.objects.filter(slug=club, results_public=True).exists():
+                    raise Http404
                 return redirect_to_login(request.get_full_path())
             club_obj = club_for(request, club, role)
             request.club = club_obj

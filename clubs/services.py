@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from . import signals
 from .models import Club, ClubLog, ClubRole, Invitation, Member
-from .permissions import Role, require_role
+from .permissions import Role, password_link_refusal, require_role
 
 #: What a club's administrator sets (and what a club archive carries of the club itself).
 CLUB_FIELDS = (
@@ -159,13 +159,26 @@ def member_merge(*, keep: Member, remove: Member, by) -> Member:
 
 @transaction.atomic
 def role_grant(*, club: Club, user, role: str, by) -> ClubRole:
+    """Change the role of an account that already holds one in ``club``.
+
+    A role is never given to an account out of the blue: a new person gets it
+    through an invitation that they accept with their own account
+    (:func:`invitation_accept`). So an administrator cannot tie another club's
+    administrator to this club (and then reset their password).
+    """
     require_role(by, club, Role.ADMIN)
     if role not in Role.values:
         raise ValidationError(_("Unknown role."))
-    obj, created = ClubRole.objects.select_for_update().get_or_create(
-        club=club, user=user, defaults={"role": role}
-    )
-    if not created and obj.role != role:
+    obj = ClubRole.objects.select_for_update().filter(club=club, user=user).first()
+    if obj is None:
+        raise ValidationError(
+            _(
+                "%(user)s has no role in this club. Invite them: they accept the invitation "
+                "with their own account."
+            )
+            % {"user": user.get_username()}
+        )
+    if obj.role != role:
         if obj.role == Role.ADMIN and role != Role.ADMIN:
             _ensure_other_admin(club, user)
         obj.role = role
@@ -365,14 +378,17 @@ def password_link_create(*, club: Club, user, by) -> tuple[str, str]:
     """(uidb64, token) of a one-time reset link for one of the club's people.
 
     Django's reset confirm page takes it; the token stops working once the
-    password changes. Never for the site's operators: a club cannot take over
-    the site.
+    password changes. Only for an account that is the club's alone and below
+    the maker's role (``clubs.permissions.password_link_refusal``): never a
+    site operator, another administrator, or anyone who is also another club's.
+    The log line (by whom, when, for which account) shows on the account's own page.
     """
     require_role(by, club, Role.ADMIN)
-    if user.is_superuser or user.is_staff:
-        raise PermissionDenied(_("A club cannot reset the password of a site operator."))
-    if not club_people(club).filter(pk=user.pk).exists():
-        raise PermissionDenied(_("This account is not one of the club's."))
+    refusal = password_link_refusal(by=by, user=user, club=club)
+    if refusal is None and not club_people(club).filter(pk=user.pk).exists():
+        refusal = _("This account is not one of the club's.")
+    if refusal is not None:
+        raise PermissionDenied(refusal)
     _log(
         club,
         by,

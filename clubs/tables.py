@@ -11,6 +11,7 @@ from common.columns import TEXT, Column
 from common.tables import SpecTable, action_column
 
 from .models import Member
+from .permissions import password_link_refusal
 
 
 class MemberTable(tables.Table):
@@ -47,15 +48,17 @@ def role_columns():
     ]
 
 
-def role_rows(roles):
+def role_rows(roles, *, club=None, by=None):
     """The rows of :func:`role_columns` for ``ClubRole`` values; ``user_id`` and
-    ``staff`` (a site account, which gets no password link) for the buttons."""
+    ``password_link`` (whether ``by`` may make one for the account: see
+    ``clubs.permissions.password_link_refusal``) for the buttons."""
     return [
         {
             "user": role.user.get_username(),
             "role": role.get_role_display(),
             "user_id": role.user_id,
-            "staff": role.user.is_superuser or role.user.is_staff,
+            "password_link": by is not None
+            and password_link_refusal(by=by, user=role.user, club=club) is None,
         }
         for role in roles
     ]
@@ -71,8 +74,9 @@ class RoleTable(SpecTable):
         attrs = {"class": "roles"}
         empty_text = _("No roles yet.")
 
-    def __init__(self, roles, **kwargs):
-        super().__init__(role_rows(roles), columns=role_columns(), **kwargs)
+    def __init__(self, roles, *, club=None, by=None, **kwargs):
+        rows = role_rows(roles, club=club, by=by)
+        super().__init__(rows, columns=role_columns(), **kwargs)
 
 
 def invitation_columns():

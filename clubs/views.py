@@ -199,12 +199,12 @@ def member_merge(request, club, pk):
 
 @club_required(Role.ADMIN)
 def role_list(request, club):
-    form = RoleGrantForm(request.POST or None)
+    form = RoleGrantForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
             services.role_grant(
                 club=club,
-                user=form.cleaned_data["username"],
+                user=form.cleaned_data["user"],
                 role=form.cleaned_data["role"],
                 by=request.user,
             )
@@ -215,7 +215,7 @@ def role_list(request, club):
             return redirect("clubs:role-list", club=club.slug)
     context = {
         "club": club,
-        "roles": RoleTable(selectors.club_roles(club=club)),
+        "roles": RoleTable(selectors.club_roles(club=club), club=club, by=request.user),
         "invitations": InvitationTable(selectors.open_invitations(club=club), club=club),
         "invite_form": InvitationForm(club=club),
         "form": form,

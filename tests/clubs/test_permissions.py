@@ -58,17 +58,18 @@ def pages(club, member, duplicate):
 
 
 # Expected answer per page and role: "ok" (200, or 302 after a successful write),
-# "login" (redirect to the login page), 403 or 404.
+# "login" (redirect to the login page), 403 or 404. The club is private: a stranger
+# gets 404 on every page of it, as for a club that does not exist.
 MATRIX = {
     #              anonymous no_role member scorer director admin other_admin
     "club": ["404", "404", "ok", "ok", "ok", "ok", "404"],
-    "members": ["login", "404", "ok", "ok", "ok", "ok", "404"],
-    "member": ["login", "404", "ok", "ok", "ok", "ok", "404"],
-    "member_new": ["login", "404", "403", "403", "ok", "ok", "404"],
-    "member_edit": ["login", "404", "403", "403", "ok", "ok", "404"],
-    "merge": ["login", "404", "403", "403", "403", "ok", "404"],
-    "roles": ["login", "404", "403", "403", "403", "ok", "404"],
-    "settings": ["login", "404", "403", "403", "403", "ok", "404"],
+    "members": ["404", "404", "ok", "ok", "ok", "ok", "404"],
+    "member": ["404", "404", "ok", "ok", "ok", "ok", "404"],
+    "member_new": ["404", "404", "403", "403", "ok", "ok", "404"],
+    "member_edit": ["404", "404", "403", "403", "ok", "ok", "404"],
+    "merge": ["404", "404", "403", "403", "403", "ok", "404"],
+    "roles": ["404", "404", "403", "403", "403", "ok", "404"],
+    "settings": ["404", "404", "403", "403", "403", "ok", "404"],
 }
 
 
@@ -136,3 +137,22 @@ def test_home_lists_only_clubs_the_user_may_see(client, db):
     client.force_login(factories.role(private, "member"))
     page = client.get("/").text
     assert "Besloten Club" in page and "Openbare Club" in page
+
+
+def test_a_stranger_cannot_tell_a_private_club_from_no_club(client, db):
+    """Every page of a private club, public part or not, answers a stranger as a club
+    that does not exist: 404, with the login offered on the page. A public club's
+    restricted pages send the stranger to the login page (its existence is public)."""
+    private = factories.club(name="Besloten Club", slug="besloten", results_public=False)
+    public = factories.club(name="Open Club", slug="open", results_public=True)
+    answers = {}
+    for slug in (private.slug, "bestaat-niet"):
+        for name in ("clubs:club-detail", "clubs:member-list", "clubs:role-list"):
+            response = client.get(reverse(name, kwargs={"club": slug}))
+            answers[(slug, name)] = response.status_code
+            assert "Besloten" not in response.text
+            assert reverse("login") in response.text  # the 404 page offers the login
+    assert set(answers.values()) == {404}
+    response = client.get(reverse("clubs:member-list", kwargs={"club": public.slug}))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
