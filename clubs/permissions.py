@@ -20,12 +20,17 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from .models import Club, ClubRole, Member, RoleTrace
 
 Role = ClubRole.Role
+
+
+class NotVisible(Http404):
+    """The 404 of a club (or a league) the user may not see at all: the same answer
+    as for one that does not exist. Its own class so the permission tests can tell
+    it from a 404 of a missing object."""
 
 
 def role_level(user, club):
@@ -113,17 +118,19 @@ def club_for(request, slug, role=None):
     Raises Http404 when the club does not exist or may not be seen at all,
     PermissionDenied when it may be seen but the role is missing.
     """
-    club = get_object_or_404(Club, slug=slug)
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise NotVisible
     user = request.user
     if role is None:
         if not can_view(user, club):
-            raise Http404
+            raise NotVisible
         return club
     if has_role(user, club, role):
         return club
     if role_level(user, club) == 0:
         # Not one of the club's people: its non-public pages do not exist for them.
-        raise Http404
+        raise NotVisible
     raise PermissionDenied(_("Your role in this club does not allow this."))
 
 
@@ -141,7 +148,7 @@ def club_required(role=None):
                 # a private club (or none) that would tell that it exists: 404, whose
                 # page offers the login to the club's own people.
                 if not Club.objects.filter(slug=club, results_public=True).exists():
-                    raise Http404
+                    raise NotVisible
                 return redirect_to_login(request.get_full_path())
             club_obj = club_for(request, club, role)
             request.club = club_obj

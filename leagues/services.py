@@ -109,6 +109,21 @@ def can_manage_team(user, team) -> bool:
     )
 
 
+def require_team_manager(user, team):
+    if not can_manage_team(user, team):
+        raise PermissionDenied(
+            _("Only the team's captains, its club or the organisers may do this.")
+        )
+
+
+def require_captain_namer(user, team):
+    if not (
+        can_manage(user, team.league)
+        or (_user_ok(user) and has_role(user, team.club, Role.DIRECTOR))
+    ):
+        raise PermissionDenied(_("Only the team's club or the organisers name its captains."))
+
+
 def can_view(user, league) -> bool:
     """A public league is everyone's; otherwise its organisers' and its clubs' people."""
     if league.is_public or can_manage(user, league):
@@ -354,10 +369,7 @@ def team_update(*, team: LeagueTeam, by, name: str | None = None, division=None)
 
 @transaction.atomic
 def team_player_add(*, team: LeagueTeam, member: Member, by) -> TeamPlayer:
-    if not can_manage_team(by, team):
-        raise PermissionDenied(
-            _("Only the team's captains, its club or the organisers may do this.")
-        )
+    require_team_manager(by, team)
     if member.club_id != team.club_id:
         raise ValidationError({"member": _("This player is not of the team's club.")})
     player = TeamPlayer(team=team, league=team.league, member=member)
@@ -368,10 +380,7 @@ def team_player_add(*, team: LeagueTeam, member: Member, by) -> TeamPlayer:
 @transaction.atomic
 def team_player_remove(*, player: TeamPlayer, by) -> None:
     team = player.team
-    if not can_manage_team(by, team):
-        raise PermissionDenied(
-            _("Only the team's captains, its club or the organisers may do this.")
-        )
+    require_team_manager(by, team)
     seated = Seat.objects.filter(
         table__league_slot__match__in=_team_matches(team), member=player.member
     )
@@ -382,10 +391,7 @@ def team_player_remove(*, player: TeamPlayer, by) -> None:
 
 @transaction.atomic
 def team_captain_add(*, team: LeagueTeam, user, by) -> None:
-    if not (
-        can_manage(by, team.league) or (_user_ok(by) and has_role(by, team.club, Role.DIRECTOR))
-    ):
-        raise PermissionDenied(_("Only the team's club or the organisers name its captains."))
+    require_captain_namer(by, team)
     team.captains.add(user)
     _log(
         team.league,
@@ -396,10 +402,7 @@ def team_captain_add(*, team: LeagueTeam, user, by) -> None:
 
 @transaction.atomic
 def team_captain_remove(*, team: LeagueTeam, user, by) -> None:
-    if not (
-        can_manage(by, team.league) or (_user_ok(by) and has_role(by, team.club, Role.DIRECTOR))
-    ):
-        raise PermissionDenied(_("Only the team's club or the organisers name its captains."))
+    require_captain_namer(by, team)
     team.captains.remove(user)
 
 

@@ -25,7 +25,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import Role, club_required, has_role
+from clubs.permissions import NotVisible, Role, club_required, has_role
 from common.forms import apply_validation_error
 
 from . import exports, selectors, services
@@ -54,9 +54,9 @@ def league_required(manage=False):
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, pk, **kwargs):
-            league = get_object_or_404(selectors.league_queryset(), pk=pk)
-            if not services.can_view(request.user, league):
-                raise Http404
+            league = selectors.league_queryset().filter(pk=pk).first()
+            if league is None or not services.can_view(request.user, league):
+                raise NotVisible
             request.can_manage = services.can_manage(request.user, league)
             if manage and not request.can_manage:
                 if not request.user.is_authenticated:
@@ -242,6 +242,7 @@ def team_detail(request, league, team):
 @league_required()
 def team_player_add(request, league, team):
     team = _team(league, team)
+    services.require_team_manager(request.user, team)  # before the form is read
     form = PlayerForm(request.POST, team=team)
     if form.is_valid():
         try:
@@ -257,6 +258,7 @@ def team_player_add(request, league, team):
 @league_required()
 def team_player_remove(request, league, team, player):
     team = _team(league, team)
+    services.require_team_manager(request.user, team)  # before the form is read
     player = get_object_or_404(TeamPlayer, team=team, pk=player)
     try:
         services.team_player_remove(player=player, by=request.user)
@@ -269,6 +271,7 @@ def team_player_remove(request, league, team, player):
 @league_required()
 def team_captain_add(request, league, team):
     team = _team(league, team)
+    services.require_captain_namer(request.user, team)  # before the form is read
     form = CaptainForm(request.POST, candidates=selectors.captain_candidates(team=team))
     if form.is_valid():
         services.team_captain_add(team=team, user=form.cleaned_data["user"], by=request.user)
@@ -281,6 +284,7 @@ def team_captain_add(request, league, team):
 @league_required()
 def team_captain_remove(request, league, team, user):
     team = _team(league, team)
+    services.require_captain_namer(request.user, team)  # before the form is read
     captain = get_object_or_404(team.captains, pk=user)
     services.team_captain_remove(team=team, user=captain, by=request.user)
     return redirect(team)
