@@ -458,6 +458,10 @@ def _member_values(member):
     texts |= set(
         Invitation.objects.filter(member=member).exclude(email="").values_list("email", flat=True)
     )
+
+    def items(value):
+        return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
     for detail in ClubLog.objects.filter(
         club_id=member.club_id,
         action__in=[ClubLog.Action.MEMBER_IMPORT, ClubLog.Action.MEMBER_MERGE],
@@ -467,11 +471,12 @@ def _member_values(member):
         if detail.get("kept") == member.pk and isinstance(detail.get("removed"), dict):
             texts.add(detail["removed"].get("name"))
             exact.add(detail["removed"].get("number"))
-        for item in [*detail.get("added", []), *detail.get("changed", [])]:
-            if not (isinstance(item, dict) and item.get("pk") == member.pk):
+        for item in [*items(detail.get("added")), *items(detail.get("changed"))]:
+            if item.get("pk") != member.pk:
                 continue
             texts.add(item.get("name"))
-            for field, values in (item.get("changes") or {}).items():
+            changes = item.get("changes")
+            for field, values in changes.items() if isinstance(changes, dict) else ():
                 target = texts if field in ("name", "email") else exact
                 target.update(values if isinstance(values, list) else [values])
     texts = {v for v in texts if isinstance(v, str) and v.strip()}
@@ -558,8 +563,15 @@ def _scrub_club_text(club, *, sentences, exact, replacement):
             for obj in candidates.only("pk", field.attname):
                 old = getattr(obj, field.attname)
                 new = scrub(old)
+                if new != old and isinstance(field, models.EmailField):
+                    new = ""  # an address with a name in it is no address
                 if new != old:
                     model._base_manager.filter(pk=obj.pk).update(**{field.attname: new})
+    # The club's own contact person, when that is the member.
+    for field in ("contact_name", "contact_email"):
+        Club.objects.filter(pk=club.pk, **{f"{field}__in": [*sentences, *exact]}).update(
+            **{field: ""}
+        )
 
 
 # --- Delete one's own account ---------------------------------------------------------------

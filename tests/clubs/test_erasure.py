@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs import imports, services
-from clubs.models import ClubRole, Member
+from clubs.models import Club, ClubLog, ClubRole, Member
 from scoring.demo import play_game
 from scoring.exports.archive import club_archive_zip
 from scoring.models import Game
@@ -181,6 +181,8 @@ def test_forgetting_a_member_leaves_none_of_their_values_anywhere(person_world):
     account = factories.user("wz-speler", password=PASSWORD, email=EMAIL, last_name="Zevenbergen")
     _link_account(club, admin, person, account)
     _login("wz-speler")
+    Club.objects.filter(pk=club.pk).update(contact_name=NAME, contact_email=EMAIL)
+    by_mail = services.invitation_create(club=club, role="scorer", email=EMAIL, by=admin)
     values = _forgotten_values(person)
     before = _everywhere(values, club, admin, season)
     assert set(before) == set(values)  # the search finds each of them while they are there
@@ -189,6 +191,8 @@ def test_forgetting_a_member_leaves_none_of_their_values_anywhere(person_world):
     services.member_forget(member=person, by=admin)
 
     assert _everywhere(values, club, admin, season) == {}
+    by_mail.refresh_from_db()
+    assert by_mail.email == ""  # not a name where an address was
     person.refresh_from_db()
     assert (person.pin, person.user_id, person.is_active) == ("", None, False)
     account.refresh_from_db()
@@ -270,3 +274,17 @@ def test_a_club_cannot_close_its_last_administrators_account_by_forgetting(perso
     assert person.name == NAME
     admin.refresh_from_db()
     assert admin.is_active
+
+
+def test_a_log_detail_of_an_unexpected_shape_does_not_stop_the_erasure(person_world):
+    club, admin, person, _season, _other, _other_admin = person_world
+    ClubLog.objects.create(
+        club=club,
+        action="member_import",
+        summary="odd",
+        detail={"added": "x", "changed": [1, {"pk": person.pk, "changes": "y"}], "kept": []},
+    )
+    ClubLog.objects.create(club=club, action="member_merge", summary="odd", detail=[NAME])
+    services.member_forget(member=person, by=admin)
+    assert not ClubLog.objects.filter(detail__icontains=NAME).exists()
+    assert _text_hits(PHONE_OLD) == []
