@@ -11,14 +11,19 @@ so every login form, the admin's included, meets the same policy), tuned here:
   a check that succeeds clears the username's failures;
 - the client address comes from ``X-Forwarded-For`` only when
   ``TRUSTED_PROXY_COUNT`` says how many proxies in front of the site append
-  to it; otherwise it is the connection's own address.
+  to it; otherwise it is the connection's own address;
+- the login log (axes' ``AccessLog``: username, address, browser of each
+  login) is kept ``LOGIN_LOG_DAYS`` days: every successful login drops older
+  lines, and ``manage.py prune_login_log`` does it (and drops failures past the
+  lockout window) for a site nobody logs in to.
 """
 
 import hashlib
+from datetime import timedelta
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_lockout_parameters
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.contrib.auth.views import PasswordResetView
@@ -27,6 +32,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Sum
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -140,6 +146,25 @@ class LoginHandler(AxesDatabaseHandler):
         super().user_logged_in(sender, request, user, **kwargs)
         username = normalised_username(request, {"username": user.get_username()})
         AccessAttempt.objects.filter(username=username).delete()
+        AccessLog.objects.filter(attempt_time__lt=login_log_cutoff()).delete()
+
+
+def login_log_cutoff(now=None):
+    """Login-log lines older than this go (``LOGIN_LOG_DAYS``)."""
+    return (now or timezone.now()) - timedelta(days=settings.LOGIN_LOG_DAYS)
+
+
+def login_log_prune(now=None) -> int:
+    """Drop login-log lines older than ``LOGIN_LOG_DAYS`` and failed attempts older
+    than the lockout window (``AXES_COOLOFF_TIME``, after which they count for
+    nothing); the number of rows dropped."""
+    now = now or timezone.now()
+    cutoff = login_log_cutoff(now)
+    count = AccessLog.objects.filter(attempt_time__lt=cutoff).delete()[0]
+    count += AccessFailureLog.objects.filter(attempt_time__lt=cutoff).delete()[0]
+    expired = AccessAttempt.objects.filter(attempt_time__lt=now - settings.AXES_COOLOFF_TIME)
+    count += expired.delete()[0]
+    return count
 
 
 def lockout_response(request, original_response=None, credentials=None):

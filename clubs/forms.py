@@ -277,3 +277,12 @@ class MemberForgetForm(forms.Form):
         required=False,
         help_text=_("Leave empty for “former member” and the record's number."),
     )
+
+
+class AccountDeleteForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To be sure it is you."),
+    )

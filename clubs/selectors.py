@@ -81,3 +81,90 @@ def club_first_steps(*, club):
 def my_memberships(*, user):
     """The member records linked to ``user``, in every club, with their clubs."""
     return Member.objects.filter(user=user).select_related("club").order_by("club__name", "pk")
+
+
+# --- One's own account ----------------------------------------------------------------------
+
+
+def account_roles(*, user):
+    """The account's roles, one per club, with their clubs."""
+    return ClubRole.objects.filter(user=user).select_related("club").order_by("club__name", "pk")
+
+
+def account_logins(*, user):
+    """The account's lines in the login log (axes' ``AccessLog``), newest first.
+
+    Axes writes the username as typed at the login; the comparison ignores case.
+    """
+    from axes.models import AccessLog
+
+    return AccessLog.objects.filter(username__iexact=user.get_username()).order_by(
+        "-attempt_time", "-pk"
+    )
+
+
+def password_links_for(*, user):
+    """Every one-time password link made for ``user``'s account: in which club, by
+    whom, when (the club log's ``password_link`` lines, which name the account by
+    its number in ``detail["user"]``)."""
+    from .models import ClubLog
+
+    return (
+        ClubLog.objects.filter(action=ClubLog.Action.PASSWORD_LINK, detail__user=user.pk)
+        .select_related("club", "user")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def account_data(*, user):
+    """Everything the site's database holds about ``user``, as plain JSON values:
+    what the account page shows and its download carries."""
+
+    def when(value):
+        return value.isoformat() if value else None
+
+    return {
+        "account": {
+            "username": user.get_username(),
+            "email": user.email,
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "date_joined": when(user.date_joined),
+            "last_login": when(user.last_login),
+            "is_active": user.is_active,
+        },
+        "roles": [
+            {"club": role.club.name, "role": role.role, "since": when(role.created_at)}
+            for role in account_roles(user=user)
+        ],
+        "member_records": [
+            {
+                "club": member.club.name,
+                "name": member.name,
+                "membership_number": member.membership_number,
+                "email": member.email,
+                "phone": member.phone,
+                "has_pin": bool(member.pin),
+                "active": member.is_active,
+                "guest": member.is_guest,
+            }
+            for member in my_memberships(user=user)
+        ],
+        "logins": [
+            {
+                "when": when(line.attempt_time),
+                "logout": when(line.logout_time),
+                "address": line.ip_address,
+                "browser": line.user_agent,
+            }
+            for line in account_logins(user=user)
+        ],
+        "password_links": [
+            {
+                "club": line.club.name,
+                "by": line.user.get_username() if line.user else None,
+                "when": when(line.created_at),
+            }
+            for line in password_links_for(user=user)
+        ],
+    }

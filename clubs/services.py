@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from . import signals
 from .models import Club, ClubLog, ClubRole, Invitation, Member
-from .permissions import Role, password_link_refusal, require_role
+from .permissions import Role, account_confined_to, password_link_refusal, require_role
 
 #: What a club's administrator sets (and what a club archive carries of the club itself).
 CLUB_FIELDS = (
@@ -406,51 +406,153 @@ def password_link_create(*, club: Club, user, by) -> tuple[str, str]:
 def member_forget(*, member: Member, by, name: str = "") -> Member:
     """Erase a member's personal data; their results stay under a neutral name.
 
-    Name, membership number, contact details and the account link go; the
-    record (and so every result, standing and statistic) stays. The club's
-    own log loses the old name too. The log says who did it and when, and
-    names the record by number only.
+    Name, membership number, contact details, PIN and the account link go;
+    the record (and so every result, standing and statistic) stays. Every
+    value the club ever held of them (the names, numbers, e-mail addresses
+    and phone numbers the member-import and merge log lines recorded too) is
+    replaced wherever the club's rows hold it, inside JSON details as well.
+
+    The linked account is closed (no login, no e-mail, no roles here, its
+    login log gone) only when it is this club's alone
+    (:func:`~clubs.permissions.account_confined_to`); an account that is also
+    another club's person only loses the link and its plain membership here,
+    so one club cannot lock out another club's people. The log says who did
+    it and when, and names the record by number only.
     """
     require_role(by, member.club, Role.ADMIN)
     member = Member.objects.select_for_update().get(pk=member.pk)
-    sentences = {member.name, member.email} - {""}
-    exact = {member.phone, member.membership_number} - {""}
+    club = member.club
+    account = member.user
+    closes = account is not None and account_confined_to(account, club)
+    if closes and ClubRole.objects.filter(club=club, user=account, role=Role.ADMIN).exists():
+        _ensure_other_admin(club, account)
+    sentences, exact = _member_values(member)
+    if closes:
+        sentences |= {account.email, account.first_name, account.last_name} - {""}
     new_name = name.strip() or _("former member %(number)s") % {"number": member.pk}
-    if member.user_id is not None:
-        # The account's plain membership goes with the link; a scorer, director
-        # or administrator keeps that role until an administrator revokes it.
-        ClubRole.objects.filter(club=member.club, user_id=member.user_id, role=Role.MEMBER).delete()
     member.name = new_name
     member.membership_number = ""
     member.email = ""
     member.phone = ""
+    member.pin = ""
     member.user = None
     member.is_active = False
     _clean_save(member)
     Invitation.objects.filter(member=member).update(
         member=None, email="", revoked_at=timezone.now()
     )
-    _scrub_club_text(member.club, sentences=sentences, exact=exact, replacement=new_name)
+    if closes:
+        _account_close(account, club)
+    elif account is not None:
+        # The account is also another club's: only this club's plain membership goes
+        # with the link; a scorer, director or administrator keeps that role until an
+        # administrator here revokes it.
+        ClubRole.objects.filter(club=club, user=account, role=Role.MEMBER).delete()
+    _scrub_club_text(club, sentences=sentences, exact=exact, replacement=new_name)
+    _scrub_admin_log(member, new_name)
     _log(
-        member.club,
+        club,
         by,
         ClubLog.Action.MEMBER_FORGET,
         _("Personal data of member record %(number)s erased") % {"number": member.pk},
-        {"member": member.pk},
+        {"member": member.pk, "account_closed": closes},
     )
     return member
+
+
+def _member_values(member):
+    """(texts, exact values) the club holds or held of ``member``.
+
+    Texts (names, e-mail addresses) are replaced wherever they occur; exact
+    values (phone and membership numbers) where a field or a JSON string is
+    exactly them. Besides the record's own values, the club's log keeps older
+    ones: a member import records each change as ``[old, new]``, a merge the
+    removed record's name and number.
+    """
+    texts = {member.name, member.email}
+    exact = {member.phone, member.membership_number}
+    texts |= set(
+        Invitation.objects.filter(member=member).exclude(email="").values_list("email", flat=True)
+    )
+
+    def items(value):
+        return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+    for detail in ClubLog.objects.filter(
+        club_id=member.club_id,
+        action__in=[ClubLog.Action.MEMBER_IMPORT, ClubLog.Action.MEMBER_MERGE],
+    ).values_list("detail", flat=True):
+        if not isinstance(detail, dict):
+            continue
+        if detail.get("kept") == member.pk and isinstance(detail.get("removed"), dict):
+            texts.add(detail["removed"].get("name"))
+            exact.add(detail["removed"].get("number"))
+        for item in [*items(detail.get("added")), *items(detail.get("changed"))]:
+            if item.get("pk") != member.pk:
+                continue
+            texts.add(item.get("name"))
+            changes = item.get("changes")
+            for field, values in changes.items() if isinstance(changes, dict) else ():
+                target = texts if field in ("name", "email") else exact
+                target.update(values if isinstance(values, list) else [values])
+    texts = {v for v in texts if isinstance(v, str) and v.strip()}
+    exact = {v for v in exact if isinstance(v, str) and v.strip()} - texts
+    return texts, exact
+
+
+def _account_close(account, club):
+    """Close an account that is ``club``'s alone: no login, no contact data, no trace
+    of its logins. The row stays (log lines and results point at it); its owner can
+    no longer use it, and every session it had ends (the password hash changes)."""
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+
+    ClubRole.objects.filter(club=club, user=account).delete()
+    account.is_active = False
+    account.email = ""
+    account.first_name = ""
+    account.last_name = ""
+    account.set_unusable_password()
+    account.save(update_fields=["is_active", "email", "first_name", "last_name", "password"])
+    account.groups.clear()
+    account.user_permissions.clear()
+    for model in (AccessLog, AccessAttempt, AccessFailureLog):
+        model.objects.filter(username__iexact=account.get_username()).delete()
+
+
+def _scrub_admin_log(member, replacement):
+    """The site admin's history names a member record by its name: rename it there."""
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(Member), object_id=str(member.pk)
+    ).update(object_repr=replacement)
 
 
 def _scrub_club_text(club, *, sentences, exact, replacement):
     """Replace erased data wherever the club's rows hold it as text.
 
     Names and e-mail addresses (``sentences``) are replaced inside texts too
-    (a log line, a confirmation's "confirmed by"); short values such as a
-    phone or membership number (``exact``) only where a field holds exactly
-    them, so "1700 points" keeps its digits when number 17 is erased.
-    Other members' records are left alone: their names are other people's.
+    (a log line, a confirmation's "confirmed by"), longest first; short values
+    such as a phone or membership number (``exact``) only where a field or a
+    string inside a JSON value holds exactly them, so "1700 points" keeps its
+    digits when number 17 is erased. JSON values are walked, keys and strings
+    alike. Other members' records are left alone: their names are other people's.
     """
-    import json
+    sentences = sorted(sentences, key=len, reverse=True)
+
+    def scrub(value):
+        if isinstance(value, str):
+            if value in exact:
+                return replacement
+            for text in sentences:
+                value = value.replace(text, replacement)
+            return value
+        if isinstance(value, dict):
+            return {scrub(key): scrub(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [scrub(item) for item in value]
+        return value
 
     text_types = (models.CharField, models.TextField)
     for model, paths in club_data_models():
@@ -463,27 +565,81 @@ def _scrub_club_text(club, *, sentences, exact, replacement):
         ]
         rows = club_rows(model, paths, club.pk)
         for field in fields:
-            is_json = isinstance(field, models.JSONField)
-            reach = models.Q()
-            for value in sentences:
-                reach |= models.Q(**{f"{field.attname}__contains": value})
-            for value in exact:
-                reach |= models.Q(**{field.attname: value})
-            if is_json:
+            if isinstance(field, models.JSONField):
                 candidates = rows.exclude(**{f"{field.attname}__isnull": True})
             else:
+                reach = models.Q()
+                for value in sentences:
+                    reach |= models.Q(**{f"{field.attname}__contains": value})
+                for value in exact:
+                    reach |= models.Q(**{field.attname: value})
+                if not reach:
+                    continue
                 candidates = rows.filter(reach)
             for obj in candidates.only("pk", field.attname):
                 old = getattr(obj, field.attname)
-                new = json.dumps(old, ensure_ascii=False) if is_json else old
-                for value in sentences:
-                    needle = json.dumps(value, ensure_ascii=False)[1:-1] if is_json else value
-                    new = new.replace(needle, replacement)
-                if not is_json and new in exact:
-                    new = replacement
-                new = json.loads(new) if is_json else new
+                new = scrub(old)
+                if new != old and isinstance(field, models.EmailField):
+                    new = ""  # an address with a name in it is no address
                 if new != old:
                     model._base_manager.filter(pk=obj.pk).update(**{field.attname: new})
+    # The club's own contact person, when that is the member.
+    for field in ("contact_name", "contact_email"):
+        Club.objects.filter(pk=club.pk, **{f"{field}__in": [*sentences, *exact]}).update(
+            **{field: ""}
+        )
+
+
+# --- Delete one's own account ---------------------------------------------------------------
+
+
+@transaction.atomic
+def account_delete(*, user, by, password: str) -> None:
+    """Delete ``user``'s own account, after its password is given again.
+
+    Its roles go; its member records stay with their results, unlinked; log
+    lines it wrote stay with "by" empty; its login log and login-failure rows
+    go; every session it had ends (the account no longer exists). Refused
+    while it is the last administrator of a club (the club keeps one), and for
+    the site's operators, whose accounts another operator removes in the admin.
+    """
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+
+    if by is None or by.pk != user.pk:
+        raise PermissionDenied(_("Only the owner of an account can delete it."))
+    if user.is_staff or user.is_superuser:
+        raise PermissionDenied(
+            _("A site operator's account is removed by another operator, in the admin.")
+        )
+    if not check_password(password or "", user.password):
+        raise ValidationError({"password": _("That password is wrong; nothing is deleted.")})
+    admin_of = list(
+        Club.objects.filter(roles__user=user, roles__role=Role.ADMIN).order_by("name", "pk")
+    )
+    # Lock the clubs' administrators, so two of them cannot both leave at once.
+    list(ClubRole.objects.select_for_update().filter(club__in=admin_of, role=Role.ADMIN))
+    for club in admin_of:
+        if not ClubRole.objects.filter(club=club, role=Role.ADMIN).exclude(user=user).exists():
+            raise ValidationError(
+                _(
+                    "You are the last administrator of %(club)s, and a club keeps one. "
+                    "Invite another administrator there first (Roles page), or delete "
+                    "the club; then delete your account."
+                )
+                % {"club": club.name}
+            )
+    for role in ClubRole.objects.filter(user=user).select_related("club"):
+        _log(
+            role.club,
+            None,
+            ClubLog.Action.ROLE_REVOKE,
+            _("An account with the role %(role)s was deleted by its owner")
+            % {"role": role.get_role_display()},
+            {"role": role.role},
+        )
+    for model in (AccessLog, AccessAttempt, AccessFailureLog):
+        model.objects.filter(username__iexact=user.get_username()).delete()
+    user.delete()
 
 
 # --- End a club -----------------------------------------------------------------------------

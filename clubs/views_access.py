@@ -22,7 +22,7 @@ from common.forms import apply_validation_error
 from . import services
 from .forms import ClubCreateForm, ClubDeleteForm, InvitationForm, MemberForgetForm
 from .models import Invitation, Member
-from .permissions import Role, club_required
+from .permissions import Role, account_confined_to, club_required
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -194,7 +194,15 @@ def member_forget(request, club, pk):
         else:
             messages.success(request, _("The member's personal data is erased."))
             return redirect("clubs:member-detail", club=club.slug, pk=member.pk)
-    context = {"club": club, "member": member, "form": form}
+    account = member.user
+    context = {
+        "club": club,
+        "member": member,
+        "form": form,
+        "account": account,
+        "closes_account": account is not None and account_confined_to(account, club),
+        "login_log_days": settings.LOGIN_LOG_DAYS,
+    }
     return render(request, "clubs/member_forget.html", context)
 
 

@@ -5,7 +5,7 @@ from django.contrib.auth.views import LoginView
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from clubs import views_access
+from clubs import views_access, views_account
 from clubs.auth import LoginForm, ResetPasswordView
 
 urlpatterns = [
@@ -24,6 +24,9 @@ urlpatterns = [
         views_access.invitation_accept,
         name="invitation-accept",
     ),
+    path("accounts/me/", views_account.account, name="account"),
+    path("accounts/me/export.json", views_account.account_export, name="account-export"),
+    path("accounts/me/delete/", views_account.account_delete, name="account-delete"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

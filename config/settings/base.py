@@ -232,6 +232,8 @@ AXES_HANDLER = "clubs.auth.LoginHandler"
 AXES_LOCKOUT_CALLABLE = "clubs.auth.lockout_response"
 AXES_ENABLE_ACCESS_FAILURE_LOG = False
 AXES_VERBOSE = False
+# How long the login log (username, address and browser of each login) is kept.
+LOGIN_LOG_DAYS = env_int("DJANGO_LOGIN_LOG_DAYS", 30, unit=" of days")
 
 # Small counters (the password-reset brake). A file cache, so every server
 # process on the machine shares the counts.

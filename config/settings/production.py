@@ -4,7 +4,8 @@ Required: ``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` (comma separated).
 Optional: ``DATABASE_URL`` (PostgreSQL for a federation; SQLite otherwise),
 ``DJANGO_CSRF_TRUSTED_ORIGINS`` (comma separated, with scheme),
 ``DJANGO_SECURE_SSL_REDIRECT`` (default on; set 0 behind a proxy that redirects),
-``DJANGO_HSTS_SECONDS`` (whole seconds, default a year), ``DJANGO_TRUSTED_PROXY_COUNT``
+``DJANGO_HSTS_SECONDS`` (whole seconds, default a year), ``DJANGO_TRUSTED_PROXY_COUNT``,
+``DJANGO_LOGIN_LOG_DAYS`` (days the login log is kept, default 30)
 and the e-mail settings (see ``base``).
 """
 
