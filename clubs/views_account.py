@@ -11,13 +11,11 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.cache import patch_cache_control
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from common.downloads import download
 from common.forms import apply_validation_error
 
 from . import selectors, services
@@ -44,16 +42,11 @@ def account(request):
 
 @login_required
 def account_export(request):
-    """The account page's data as one JSON file (the project's download helpers live
-    in view modules of other apps; this one writes its own, private and uncached)."""
+    """The account page's data as one JSON file."""
     data = selectors.account_data(user=request.user)
     body = json.dumps(data, ensure_ascii=False, indent=2).encode()
     day = timezone.localdate().isoformat()
-    name = slugify(request.user.get_username()) or "account"
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}-{day}.json"'
-    patch_cache_control(response, private=True, no_cache=True, no_store=True)
-    return response
+    return download(body, f"{request.user.get_username()} {day}", "json")
 
 
 @login_required

@@ -9,19 +9,16 @@ none. Nothing is stored between the two.
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from common.downloads import download
 from common.tabular import ACCEPT
 
 from . import exports, imports, selectors
 from .permissions import Role, club_required
-
-XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 class MemberImportForm(forms.Form):
@@ -106,21 +103,18 @@ def _member_import_apply(request, club):
     return redirect("clubs:member-list", club=club.slug)
 
 
-def _download(data, club, extension, content_type):
+def _members_file(data, club, extension):
     day = timezone.localdate().isoformat()
-    filename = f"{club.slug}-{slugify(_('members'))}-{day}.{extension}"
-    response = HttpResponse(data, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return download(data, f"{club.slug} {_('members')} {day}", extension)
 
 
 @club_required(Role.DIRECTOR)
 def member_export_xlsx(request, club):
     data = exports.members_xlsx(selectors.member_list(club=club))
-    return _download(data, club, "xlsx", XLSX_TYPE)
+    return _members_file(data, club, "xlsx")
 
 
 @club_required(Role.DIRECTOR)
 def member_export_csv(request, club):
     data = exports.members_csv(selectors.member_list(club=club))
-    return _download(data, club, "csv", "text/csv; charset=utf-8")
+    return _members_file(data, club, "csv")

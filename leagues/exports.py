@@ -34,9 +34,6 @@ from common.xlsxfile import XlsxWriter, table_sheet
 from .selectors import format_points
 from .tables import league_table_columns, league_table_rows, schedule_columns, schedule_rows
 
-XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-
 # --- .xlsx ------------------------------------------------------------------------------
 
 

@@ -18,14 +18,14 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.permissions import NotVisible, Role, club_required, has_role
+from common.downloads import download
 from common.forms import apply_validation_error
 
 from . import exports, selectors, services
@@ -44,8 +44,6 @@ from .forms import (
 )
 from .models import Division, LeagueTeam, TeamPlayer
 from .tables import ClubHistoryTable, ClubRankingTable, LeagueTable, ScheduleTable
-
-PDF_TYPE = "application/pdf"
 
 
 def league_required(manage=False):
@@ -85,11 +83,8 @@ def _form_page(request, league, form, *, title, action_label, back=None, status=
     return render(request, "leagues/form.html", context, status=status)
 
 
-def _download(data, league, name, extension, content_type):
-    filename = f"{slugify(str(league))}-{slugify(name)}.{extension}"
-    response = HttpResponse(data, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+def _league_file(data, league, name, extension):
+    return download(data, f"{league} {name}", extension)
 
 
 # --- Leagues ---------------------------------------------------------------------------------
@@ -365,25 +360,25 @@ def club_history(request, club):
 @league_required()
 def tables_xlsx(request, league):
     data = exports.league_table_xlsx(league=league, tables=selectors.division_tables(league=league))
-    return _download(data, league, _("table"), "xlsx", exports.XLSX_TYPE)
+    return _league_file(data, league, _("table"), "xlsx")
 
 
 @league_required()
 def tables_pdf(request, league):
     data = exports.league_table_pdf(league=league, tables=selectors.division_tables(league=league))
-    return _download(data, league, _("table"), "pdf", PDF_TYPE)
+    return _league_file(data, league, _("table"), "pdf")
 
 
 @league_required()
 def schedule_xlsx(request, league):
     data = exports.schedule_xlsx(league=league, lines=selectors.league_schedule(league=league))
-    return _download(data, league, _("schedule"), "xlsx", exports.XLSX_TYPE)
+    return _league_file(data, league, _("schedule"), "xlsx")
 
 
 @league_required()
 def schedule_pdf(request, league):
     data = exports.schedule_pdf(league=league, lines=selectors.league_schedule(league=league))
-    return _download(data, league, _("schedule"), "pdf", PDF_TYPE)
+    return _league_file(data, league, _("schedule"), "pdf")
 
 
 # --- Matches -----------------------------------------------------------------------------------
@@ -511,7 +506,7 @@ def match_form_pdf(request, league, match):
     match = _match(league, match)
     data = exports.match_forms_pdf(sheets=[selectors.match_sheet(match=match)])
     name = f"{match.date.isoformat()}-{match.home.name}-{match.away.name}"
-    return _download(data, league, name, "pdf", PDF_TYPE)
+    return _league_file(data, league, name, "pdf")
 
 
 # --- The next season -----------------------------------------------------------------------------

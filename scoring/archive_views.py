@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy
 from clubs.forms import ClubCreateForm
 from clubs.permissions import Role, club_required
 from clubs.services import may_create_club
+from common.downloads import download
 from common.forms import apply_validation_error
 
-from .export_views import _download
 from .exports.archive import club_archive_import, club_archive_zip
 
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024
@@ -21,7 +21,7 @@ MAX_ARCHIVE_BYTES = 200 * 1024 * 1024
 
 @club_required(Role.ADMIN)
 def club_archive_download(request, club):
-    return _download(club_archive_zip(club), f"{club.slug} {_('archive')}", "zip")
+    return download(club_archive_zip(club), f"{club.slug} {_('archive')}", "zip")
 
 
 class ArchiveImportForm(ClubCreateForm):

@@ -23,7 +23,6 @@ carry in the page itself, as the member import does.
 
 import dataclasses
 import hashlib
-import io
 import secrets
 import time
 from pathlib import Path
@@ -32,22 +31,21 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.core import signing
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
 from django.utils.formats import number_format
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.permissions import Role, club_required
 from common import qr
+from common.downloads import download
 from common.params import id_or_404
 from common.tabular import ACCEPT
 from tournaments.models import Competition, Evening, Round
 
 from .exports import (
-    CONTENT_TYPES,
     csv,
     handlog,
     importers,
@@ -61,18 +59,6 @@ UPLOAD_MAX_AGE = 60 * 60
 _SALT = "scoring.exports.results_import"
 
 
-def _download(data: bytes, stem: str, extension: str, *, inline=False):
-    filename = f"{slugify(stem) or 'export'}.{extension}"
-    response = FileResponse(
-        io.BytesIO(data),
-        as_attachment=not inline,
-        filename=filename,
-        content_type=CONTENT_TYPES[extension],
-    )
-    patch_cache_control(response, private=True, no_cache=True)
-    return response
-
-
 def _competition(club, pk):
     return get_object_or_404(Competition.objects.select_related("club"), club=club, pk=pk)
 
@@ -80,11 +66,11 @@ def _competition(club, pk):
 def _report(report, fmt, club):
     stem = f"{club.slug} {report.stem}"
     if fmt == "xlsx":
-        return _download(xlsx.report_xlsx(report), stem, "xlsx")
+        return download(xlsx.report_xlsx(report), stem, "xlsx")
     if fmt == "csv":
-        return _download(csv.report_csv(report), stem, "csv")
+        return download(csv.report_csv(report), stem, "csv")
     if fmt == "pdf":
-        return _download(pdf.report_pdf(report), stem, "pdf", inline=True)
+        return download(pdf.report_pdf(report), stem, "pdf", inline=True)
     raise Http404
 
 
@@ -114,9 +100,9 @@ def hand_log_download(request, club, pk, fmt):
     stem = f"{club.slug} {_('hands')} {competition.name}"
     if fmt == "xlsx":
         width = handlog.name_width(names)
-        return _download(xlsx.hand_log_xlsx(rows, name_width=width), stem, "xlsx")
+        return download(xlsx.hand_log_xlsx(rows, name_width=width), stem, "xlsx")
     if fmt == "csv":
-        return _download(csv.hand_log_csv(rows), stem, "csv")
+        return download(csv.hand_log_csv(rows), stem, "csv")
     raise Http404
 
 
@@ -148,7 +134,7 @@ def scoresheets_download(request, club, pk, filled=False):
     round_ = _round(club, pk)
     data = pdf.scoresheets_pdf(_sheets(request, round_, filled=filled))
     what = _("score sheets filled") if filled else _("score sheets")
-    response = _download(data, _round_stem(club, round_, what), "pdf", inline=True)
+    response = download(data, _round_stem(club, round_, what), "pdf", inline=True)
     patch_cache_control(response, no_store=True)  # the QR codes are the tables' links
     return response
 
@@ -159,7 +145,7 @@ def table_plan_download(request, club, pk):
     # No entry links on the plan: it goes on the wall.
     sheets = reports.round_sheets(round_=round_, entry_url=lambda token: "", filled=False)
     data = pdf.table_plan_pdf(sheets)
-    return _download(data, _round_stem(club, round_, _("table plan")), "pdf", inline=True)
+    return download(data, _round_stem(club, round_, _("table plan")), "pdf", inline=True)
 
 
 # ---------------------------------------------------------------- import

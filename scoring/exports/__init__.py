@@ -43,14 +43,6 @@ The table link
 
 from django.urls import NoReverseMatch, reverse
 
-XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-CONTENT_TYPES = {
-    "xlsx": XLSX_TYPE,
-    "csv": "text/csv; charset=utf-8",
-    "pdf": "application/pdf",
-    "zip": "application/zip",
-}
-
 
 def table_entry_path(token: str) -> str:
     """The path of a table's private entry page (what its QR code opens)."""

@@ -66,7 +66,7 @@ def test_the_download_carries_the_same_data(person):
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith('attachment; filename="kees-')
     assert "private" in response["Cache-Control"]
-    data = json.loads(response.content)
+    data = json.loads(response.getvalue())
     assert data["account"]["username"] == "kees" and data["account"]["email"] == "kees@example.org"
     assert {(r["club"], r["role"]) for r in data["roles"]} == {
         ("Thuisclub", "member"),

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from common.downloads import XLSX_TYPE
 from leagues import exports as league_exports
 from leagues import selectors as league_selectors
 from leagues.models import LeagueMatch
@@ -145,12 +146,14 @@ def test_match_form_of_a_scheduled_match_has_empty_seats(world):
 def test_file_views_answer_with_attachments(client, season):
     league = season.league
     response = client.get(reverse("leagues:tables-xlsx", kwargs={"pk": league.pk}))
-    assert response["Content-Type"] == league_exports.XLSX_TYPE
+    assert response["Content-Type"] == XLSX_TYPE
+    assert response["Content-Disposition"].startswith("attachment;")
     assert response["Content-Disposition"].endswith('.xlsx"')
-    openpyxl.load_workbook(io.BytesIO(response.content))
+    assert "private" in response["Cache-Control"] and "no-store" in response["Cache-Control"]
+    openpyxl.load_workbook(io.BytesIO(b"".join(response.streaming_content)))
     response = client.get(reverse("leagues:schedule-pdf", kwargs={"pk": league.pk}))
     assert response["Content-Type"] == "application/pdf"
-    assert PdfReader(io.BytesIO(response.content)).pages
+    assert PdfReader(io.BytesIO(b"".join(response.streaming_content))).pages
 
 
 def test_league_pdfs_print_names_in_polish_with_the_embedded_font(season):
