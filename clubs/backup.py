@@ -25,6 +25,7 @@ written first, and a restore that fails leaves the current database as it was.
 
 import functools
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -42,6 +43,8 @@ from django.db import DEFAULT_DB_ALIAS, connection, router, transaction
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone, translation
+
+logger = logging.getLogger(__name__)
 
 BACKUP_DIR_NAME = "backups"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -83,11 +86,14 @@ def _private_file(path: Path, mode="wb", **kwargs):
 
 
 def _chmod_if_needed(path: Path, mode: int):
+    """Set ``path``'s mode; a file that is missing or not ours is left, with a warning."""
     try:
         if path.stat().st_mode & 0o777 != mode:
             path.chmod(mode)
     except FileNotFoundError:
         pass
+    except OSError as exc:  # another user's file: the site still runs, and says so
+        logger.warning("Could not make %s private (mode %o): %s", path, mode, exc)
 
 
 def keep_database_private(sender=None, connection=None, **kwargs):
