@@ -9,7 +9,7 @@ CHROMIUM ?= /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: load run lan test lint format bench messages venv demo backup clean
+.PHONY: load run lan test lint format bench messages venv demo remove-demo operator backup clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (python3.11 or python3 on PATH)."; exit 1; }
@@ -21,14 +21,21 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Try the site on this computer only, with the demo club and its public login.
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# The club laptop serving the hall's network (gunicorn, SQLite in WAL mode).
+# The club laptop serving the hall's network (gunicorn, SQLite in WAL mode). Refuses
+# while an account has a published password (the demo's): see operator, remove-demo.
 lan: $(STAMP)
 	$(PY) scripts/lan.py --port $(PORT)
+
+# The club's own operator (a site administrator), asked for on the terminal.
+operator: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createsuperuser
 
 backup: $(STAMP)
 	$(PY) manage.py backup
@@ -36,6 +43,10 @@ backup: $(STAMP)
 demo: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
+
+# Delete the demo club (everything of it) and its login.
+remove-demo: $(STAMP)
+	$(PY) manage.py demo --remove
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,7 +1,14 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.utils.translation import gettext_lazy as _
 
 
 class ClubsConfig(AppConfig):
     name = "clubs"
     verbose_name = _("Clubs and members")
+
+    def ready(self):
+        from .backup import keep_database_private
+
+        # The live SQLite file holds password hashes: 0600 in a 0700 data folder.
+        connection_created.connect(keep_database_private, dispatch_uid="clubs.private-database")

@@ -32,12 +32,19 @@ def home(request):
     clubs = visible_clubs(request.user).distinct().order_by("name")
     user = request.user
     can_create = services.may_create_club(user)
+    fresh = not Club.objects.exclude(slug=DEMO_SLUG).exists()
     context = {
         # The evenings a director runs (tournaments' part: pages.register(home=...)).
         **pages.home_context(user=user, today=timezone.localdate()),
         "clubs": clubs,
         "can_create_club": can_create,
-        "first_club": can_create and not Club.objects.exclude(slug=DEMO_SLUG).exists(),
+        # A fresh site (no club but the demo's) says what to do next: make the
+        # operator on the laptop, start the club, remove the demo.
+        "fresh": fresh,
+        "first_club": can_create and fresh,
+        "only_demo": fresh and Club.objects.filter(slug=DEMO_SLUG).exists(),
+        "no_operator": fresh
+        and not get_user_model().objects.filter(is_superuser=True, is_active=True).exists(),
         "signup_open": not user.is_authenticated and settings.CLUB_CREATION == "anyone",
     }
     return render(request, "clubs/home.html", context)

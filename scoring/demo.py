@@ -9,6 +9,12 @@ Seeded: the same demo every time. Idempotent: an existing demo season is kept.
 import datetime
 import random
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password
+from django.db.models import Q
+
+from clubs.models import DEMO_SLUG, Club
+from clubs.services import club_delete
 from scoring import rules
 from tournaments import services
 from tournaments.models import Attendance, Competition, Evening
@@ -18,6 +24,71 @@ from .models import Game
 
 SEASON_NAME = "Wintercompetitie 2026-2027"
 PLAYED_EVENINGS = 4
+
+#: The demo's login. Its password is published (printed by ``manage.py demo``,
+#: shown in the README): the account must never be served beyond the laptop.
+DEMO_USERNAME = "demo"
+DEMO_PASSWORD = "klaverjas"
+#: Every account the demo makes, with the password it publishes.
+PUBLISHED_ACCOUNTS = {DEMO_USERNAME: DEMO_PASSWORD}
+
+
+def published_accounts():
+    """Active accounts that log in with a published password: the demo's, and any
+    site operator (staff or superuser) whose password is one of them.
+
+    Only these few accounts are checked: a password check costs a fraction of a
+    second by design. The stored hashes are only read (no rehash is saved).
+    """
+    passwords = set(PUBLISHED_ACCOUNTS.values())
+    named = Q()
+    for username in PUBLISHED_ACCOUNTS:
+        named |= Q(username__iexact=username)
+    candidates = (
+        get_user_model()
+        .objects.filter(is_active=True)
+        .filter(named | Q(is_superuser=True) | Q(is_staff=True))
+        .order_by("username")
+    )
+    return [
+        user
+        for user in candidates
+        if any(check_password(password, user.password) for password in passwords)
+    ]
+
+
+def demo_remove(*, stdout=None):
+    """Delete the demo club (through ``club_delete``) and the demo's accounts.
+
+    The demo's accounts go whatever they did since (their roles in other clubs
+    go with them); an operator who kept working as ``demo`` makes an account of
+    their own first (``manage.py createsuperuser``). Returns what was removed.
+    """
+    removed = []
+    User = get_user_model()
+    accounts = User.objects.filter(username__in=PUBLISHED_ACCOUNTS)
+    club = Club.objects.filter(slug=DEMO_SLUG).first()
+    if club is not None:
+        by = accounts.filter(is_superuser=True).first() or (
+            User.objects.filter(is_superuser=True, is_active=True).order_by("pk").first()
+        )
+        if by is None:  # only the demo club's own administrator is left
+            by = User.objects.filter(club_roles__club=club, club_roles__role="admin").first()
+        if by is None:
+            raise ValueError(
+                "No account may delete the demo club: make the site's operator first "
+                "(python manage.py createsuperuser)."
+            )
+        club_delete(club=club, by=by, confirm_name=club.name)
+        removed.append(f"the demo club {club.name!r}")
+    for user in accounts:
+        removed.append(f"the account {user.username!r}")
+        user.delete()
+    if stdout is not None:
+        stdout.write(
+            "Removed " + (", ".join(removed) if removed else "nothing: no demo here") + "."
+        )
+    return removed
 
 
 def next_weekday(day, weekday):

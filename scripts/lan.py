@@ -3,6 +3,11 @@
 Finds the laptop's addresses, prints the links to open on the phones, then
 runs gunicorn (a production server, not runserver) with the club-laptop
 settings. ``--port`` changes the port; ``--dry-run`` prints and stops.
+
+It refuses to start while an account logs in with a published password (the
+demo's ``demo`` / ``klaverjas``, from ``make run``): on the hall's Wi-Fi anyone
+could log in with it as the site's operator. It says how to make the club's own
+operator and remove the demo (``manage.py demo --check``).
 """
 
 import argparse
@@ -33,6 +38,24 @@ def lan_addresses():
     return seen
 
 
+def no_published_password(python, env):
+    """Whether no account logs in with a published password; if one does, say what to do."""
+    check = subprocess.run(
+        [python, "manage.py", "demo", "--check"], env=env, capture_output=True, text=True
+    )
+    if check.returncode == 0:
+        return True
+    said = check.stderr.strip().removeprefix("CommandError: ")
+    print(
+        "Not serving the hall's network.",
+        said,
+        "Then run make lan again.",
+        sep="\n",
+        file=sys.stderr,
+    )
+    return False
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", default=os.environ.get("PORT", "8000"))
@@ -50,8 +73,12 @@ def main(argv=None):
         "KLAVERJAS_LAN_PORT": str(args.port),
     }
     python = sys.executable
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"]):
-        subprocess.run([python, "manage.py", *command], env=env, check=True)
+    subprocess.run([python, "manage.py", "migrate", "--noinput"], env=env, check=True)
+    if not no_published_password(python, env):
+        return 1
+    subprocess.run(
+        [python, "manage.py", "collectstatic", "--noinput", "-v", "0"], env=env, check=True
+    )
     print("Klaverjas club site for this hall's network. Open on the phones:")
     for address in addresses or ["127.0.0.1"]:
         print(f"  http://{address}:{args.port}/")

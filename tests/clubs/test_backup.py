@@ -79,11 +79,34 @@ def test_backups_are_readable_by_their_owner_only_in_a_private_folder(data_dir):
 
 
 @pytest.mark.django_db
-def test_restore_refuses_without_yes_and_a_missing_file(tmp_path):
-    with pytest.raises(CommandError, match="--yes"):
+def test_restore_refuses_a_missing_file(tmp_path):
+    with pytest.raises(CommandError, match="No backup file"):
         call_command("restore", str(tmp_path / "x.sqlite3"))
     with pytest.raises(CommandError, match="No backup file"):
         call_command("restore", str(tmp_path / "x.sqlite3"), "--yes")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_says_what_the_database_will_hold_and_without_yes_changes_nothing(
+    tmp_path, data_dir, capsys
+):
+    club = factories.club(name="Telclub")
+    factories.member(club, "Eerste")
+    factories.member(club, "Tweede")
+    path = backup_database(tmp_path)
+    factories.member(club, "Na de back-up")
+    before = everything_stored()
+
+    with pytest.raises(CommandError, match="--yes"):
+        call_command("restore", str(path))
+    out = capsys.readouterr().out
+    assert "After the restore: 0 users, 1 club, 2 members" in out
+    assert everything_stored() == before
+    assert not (data_dir / "backups").exists()
+
+    call_command("restore", str(path), "--yes")
+    assert "After the restore: 0 users, 1 club, 2 members" in capsys.readouterr().out
+    assert Member.objects.count() == 2
 
 
 # --- Files that must be refused, before anything is touched --------------------------------
@@ -170,26 +193,147 @@ def backup_json(directory):
     return path
 
 
+def _one_club_dump(directory):
+    """What ``dumpdata clubs.club clubs.member`` writes: a list, no manifest."""
+    _valid_backup(directory)
+    out = io.StringIO()
+    call_command("dumpdata", "clubs.club", "clubs.member", stdout=out)
+    return _json(directory, out.getvalue())
+
+
+def _whole_dump_without_manifest(directory):
+    data = json.loads(backup_json(directory / "good").read_text(encoding="utf-8"))
+    return _json(directory, json.dumps(data["objects"]))
+
+
+def _changed_backup(change):
+    """A JSON backup whose manifest or objects ``change(data)`` altered."""
+
+    def build(directory):
+        data = json.loads(backup_json(directory / "good").read_text(encoding="utf-8"))
+        change(data)
+        return _json(directory, json.dumps(data))
+
+    return build
+
+
+def _drop_members(data):
+    data["objects"] = [o for o in data["objects"] if o["model"] != "clubs.member"]
+
+
+def _only_one_club(data):
+    """Keep one club's rows, and forge the counts to match."""
+    keep = {"clubs.club", "clubs.member"}
+    data["objects"] = [o for o in data["objects"] if o["model"] in keep]
+    data["manifest"]["models"] = {
+        label: count for label, count in data["manifest"]["models"].items() if label in keep
+    }
+
+
+def _unknown_model(data):
+    data["objects"].append({"model": "shop.order", "pk": 1, "fields": {}})
+    data["manifest"]["models"]["shop.order"] = 1
+
+
+def _sessions_too(data):
+    data["objects"].append({"model": "sessions.session", "pk": "k", "fields": {}})
+    data["manifest"]["models"]["sessions.session"] = 1
+
+
+def _other_migrations(data):
+    data["manifest"]["migrations"].append(["clubs", "9999_x"])
+
+
+def _other_format(data):
+    data["manifest"]["format_version"] = 2
+
+
 JSON_CASES = {
-    "an empty list": (lambda d: _json(d, "[]"), "empty"),
-    "no list": (lambda d: _json(d, '{"model": "clubs.club"}'), "not a list"),
+    "an empty list": (lambda d: _json(d, "[]"), "no manifest"),
+    "no backup": (lambda d: _json(d, '{"model": "clubs.club"}'), "no manifest"),
     "random bytes": (lambda d: _random_bytes(d, ".json"), "not a JSON backup"),
     "a cut-short file": (_truncated_json, "cut short"),
-    "an unknown model": (
-        lambda d: _json(d, '[{"model": "shop.order", "pk": 1, "fields": {}}]'),
-        "does not know",
+    "one club's objects": (_one_club_dump, "no manifest"),
+    "a whole dump without manifest": (_whole_dump_without_manifest, "no manifest"),
+    "fewer objects than the manifest says": (
+        _changed_backup(_drop_members),
+        "does not match its manifest: it says 1 clubs.member, the file holds 0",
     ),
-    "no object of this site": (
-        lambda d: _json(d, '[{"model": "auth.group", "pk": 1, "fields": {"name": "x"}}]'),
-        "no clubs",
+    "one club's objects with a manifest of them": (
+        _changed_backup(_only_one_club),
+        "not a backup of the whole site",
     ),
+    "an unknown model": (_changed_backup(_unknown_model), "'shop.order', which a backup"),
+    "sessions": (_changed_backup(_sessions_too), "'sessions.session', which a backup"),
+    "another version": (_changed_backup(_other_migrations), "another version"),
+    "another format": (_changed_backup(_other_format), "format version 2"),
+    "a damaged manifest": (
+        _changed_backup(lambda data: data["manifest"].update(models=[])),
+        "damaged manifest",
+    ),
+    "deeply nested": (lambda d: _json(d, "[" * 100_000 + "]" * 100_000), "not a JSON backup"),
 }
+
+
+def _changed_sqlite(*statements):
+    """A SQLite backup of this site with ``statements`` run on it."""
+
+    def build(directory):
+        good = _valid_backup(directory / "good")
+        db = sqlite3.connect(good)
+        for statement in statements:
+            db.execute(statement)
+        db.commit()
+        db.close()
+        return good
+
+    return build
+
+
+def _a_unique_index():
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='clubs_member' "
+            "AND sql LIKE 'CREATE UNIQUE INDEX%' ORDER BY name"
+        )
+        return cursor.fetchone()[0]
+
+
+PLANTED_TRIGGER = (
+    "CREATE TRIGGER every_signup_a_superuser AFTER INSERT ON auth_user "
+    "BEGIN UPDATE auth_user SET is_superuser=1, is_staff=1 WHERE id=NEW.id; END"
+)
+
 SQLITE_CASES = {
     "random bytes": (lambda d: _random_bytes(d, ".sqlite3"), "not a SQLite database"),
     "damaged pages": (_damaged_pages, "damaged"),
     "a cut-short file": (_truncated_sqlite, "damaged"),
     "another schema": (_other_schema, "not a backup of this site"),
     "another version": (_other_version, "another version"),
+    "a planted trigger": (
+        _changed_sqlite(PLANTED_TRIGGER),
+        "it has a trigger 'every_signup_a_superuser' of its own (on auth_user)",
+    ),
+    "a view": (
+        _changed_sqlite("CREATE VIEW names AS SELECT name FROM clubs_member"),
+        "it has a view 'names' of its own",
+    ),
+    "an index of its own": (
+        _changed_sqlite("CREATE INDEX extra ON clubs_member (name)"),
+        "it has an index 'extra' of its own",
+    ),
+    "a dropped unique index and a planted trigger": (
+        lambda d: _changed_sqlite(f'DROP INDEX "{_a_unique_index()}"', PLANTED_TRIGGER)(d),
+        "every_signup_a_superuser",
+    ),
+    "a dropped unique index": (
+        lambda d: _changed_sqlite(f'DROP INDEX "{_a_unique_index()}"')(d),
+        "it lacks the index",
+    ),
+    "a changed table": (
+        _changed_sqlite("ALTER TABLE clubs_member ADD COLUMN secret TEXT"),
+        "its table 'clubs_member' differs from this version's",
+    ),
 }
 
 
@@ -330,7 +474,7 @@ def test_a_backup_taken_while_another_connection_writes_is_one_snapshot(tmp_path
     assert written.is_set()
     monkeypatch.undo()
 
-    dumped = json.loads(path.read_text(encoding="utf-8"))
+    dumped = json.loads(path.read_text(encoding="utf-8"))["objects"]
     clubs = {item["fields"]["name"] for item in dumped if item["model"] == "clubs.club"}
     members = {item["fields"]["name"] for item in dumped if item["model"] == "clubs.member"}
     assert clubs == {"Oude Club"} and members == {"Oud lid"}
@@ -365,3 +509,122 @@ def test_a_backup_restores_onto_a_fresh_laptop_before_migrate(tmp_path):
     finally:
         restored.close()
     assert names == ["Meeverhuisd"]
+
+
+# --- Safety copies are whole, and the live database is private -------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_that_fails_half_way_leaves_no_file(tmp_path, monkeypatch):
+    """A dump that breaks off (on PostgreSQL: a table missing) left a 1-byte "[" file."""
+    factories.member(factories.club(name="Halve Club"), "Half")
+    if ON_SQLITE:
+
+        def fail(*args, **kwargs):
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(backup_module.sqlite3, "connect", fail)
+    else:
+        real_call_command = backup_module.call_command
+
+        def dump_then_fail(name, *args, stdout=None, **kwargs):
+            stdout.write("[")
+            raise RuntimeError('relation "auth_group" does not exist')
+
+        monkeypatch.setattr(backup_module, "call_command", dump_then_fail)
+        assert real_call_command
+    with pytest.raises(Exception, match="disk I/O error|does not exist"):
+        backup_database(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_json_restore_into_a_database_not_yet_migrated_is_refused_before_the_safety_copy(
+    tmp_path, data_dir
+):
+    path = backup_json(tmp_path)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, app, name, applied FROM django_migrations ORDER BY id DESC")
+        last = cursor.fetchone()
+        cursor.execute("DELETE FROM django_migrations WHERE id = %s", [last[0]])
+    try:
+        with pytest.raises(CommandError, match="run `manage.py migrate` first"):
+            call_command("restore", str(path), "--yes")
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO django_migrations (id, app, name, applied) VALUES (%s, %s, %s, %s)",
+                list(last),
+            )
+    assert not (data_dir / "backups").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_safety_copy_is_a_whole_backup_that_restores(tmp_path, data_dir, capsys):
+    club = factories.club(name="Veilige Club")
+    factories.member(club, "Voor de restore")
+    factories.user("beheerder")
+    path = backup_json(tmp_path) if not ON_SQLITE else backup_database(tmp_path)
+    factories.member(club, "Na de back-up")
+    before, members = everything_stored(), Member.objects.count()
+
+    safety = restore_database(path)
+    assert "Na de back-up" not in Member.objects.values_list("name", flat=True)
+    checked = backup_module.check_backup(safety)  # a backup the restore accepts
+    assert checked.counts["clubs.member"] == members and checked.counts["auth.user"] == 1
+    restore_database(safety)
+    assert everything_stored() == before
+
+
+def _mode(path):
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the club laptop's SQLite file")
+def test_the_live_database_is_private_once_the_site_opens_it(tmp_path):
+    """An existing laptop's database was 0644 in a 0755 folder; migrate makes it 0600/0700."""
+    data = tmp_path / "var"
+    data.mkdir(mode=0o755)
+    data.chmod(0o755)
+    (data / "db.sqlite3").touch(mode=0o644)  # an empty file is an empty SQLite database
+    (data / "db.sqlite3").chmod(0o644)
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+        "DJANGO_SETTINGS_MODULE": "config.settings.development",
+        "KLAVERJAS_DATA_DIR": str(data),
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert _mode(data) == 0o700
+    assert _mode(data / "db.sqlite3") == 0o600
+    db = sqlite3.connect(data / "db.sqlite3")
+    try:
+        assert db.execute("SELECT COUNT(*) FROM django_migrations").fetchone()[0] > 0
+    finally:
+        db.close()
+
+
+@pytest.mark.skipif(not ON_SQLITE, reason="the club laptop's SQLite file")
+@pytest.mark.django_db
+def test_a_new_connection_makes_the_database_and_its_wal_files_private(tmp_path, settings):
+    """The same hook, in this process: a fresh connection on a real SQLite file in WAL mode."""
+    settings.DATA_DIR = tmp_path
+    tmp_path.chmod(0o755)
+    name = tmp_path / "site.sqlite3"
+    wrapper_class = connections["default"].__class__
+    live = wrapper_class({**connection.settings_dict, "NAME": str(name)}, "private-check")
+    live.connect()  # as the site does; connection_created fires
+    try:
+        live.connection.execute("CREATE TABLE t (x)")
+        for path in (name, Path(f"{name}-wal"), Path(f"{name}-shm")):
+            assert _mode(path) == 0o600, path
+        assert _mode(tmp_path) == 0o700
+    finally:
+        live.close()

@@ -97,11 +97,12 @@ def test_a_fresh_install_with_only_the_demo_points_the_superuser_to_a_new_club(c
     factories.club(name="De Hoge Troef", slug="de-hoge-troef")
     client.force_login(factories.user(is_superuser=True))
     page = client.get(reverse("clubs:home")).content.decode()
-    assert "This site has no club of its own yet, only the demo." in page
+    assert "the demo club is only for trying things out" in page
+    assert "python manage.py demo --remove" in page
     assert reverse("clubs:club-create") in page
     factories.club(name="Echte club")
     page = client.get(reverse("clubs:home")).content.decode()
-    assert "only the demo" not in page and reverse("clubs:club-create") in page
+    assert "demo --remove" not in page and reverse("clubs:club-create") in page
 
 
 # --- Invitations ---------------------------------------------------------------------------

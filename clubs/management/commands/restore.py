@@ -1,12 +1,13 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from clubs.backup import BackupRejected, restore_database
+from clubs.backup import BackupRejected, check_backup, restore_database
 
 
 class Command(BaseCommand):
     help = (
-        "Replace the database's content with a backup file. Stop the site first. The file is "
-        "checked first and a safety copy of the current database is written."
+        "Replace the database's content with a whole-site backup made by the backup command. "
+        "Stop the site first. The file is checked first (and what the database will hold "
+        "afterwards is shown), and a safety copy of the current database is written."
     )
 
     def add_arguments(self, parser):
@@ -16,13 +17,18 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, path, yes=False, **options):
+        try:
+            checked = check_backup(path)
+        except BackupRejected as exc:
+            raise CommandError(f"Not restored, nothing changed: {exc}") from None
+        self.stdout.write(checked.summary())
         if not yes:
             raise CommandError(
                 "Restoring replaces everything now stored. Stop the site, then run again "
                 "with --yes."
             )
         try:
-            safety = restore_database(path)
+            safety = restore_database(path, expect=checked)
         except BackupRejected as exc:
             raise CommandError(f"Not restored, nothing changed: {exc}") from None
         except Exception as exc:  # the database is left as it was; say so in one line
