@@ -334,7 +334,7 @@ class SignupForm(UserCreationForm):
             self.add_error(
                 None,
                 ValidationError(
-                    _("Too many new accounts from your address. Try again in %(wait)s."),
+                    _("Too many new accounts from this address. Try again in %(wait)s."),
                     code="throttled",
                     params={"wait": wait},
                 ),

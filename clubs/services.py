@@ -241,8 +241,8 @@ def club_create(*, by, name: str, slug: str, ruleset_preset: str, address=None) 
     club = Club(name=name.strip(), slug=slug.strip().lower(), ruleset_preset=ruleset_preset)
     club.full_clean()
     if not club_start_allowed(user=by, address=address):
-        wait = wait_text(settings.CLUB_START_WINDOW_SECONDS)
-        message = _("You started too many clubs lately. Try again in %(wait)s.") % {"wait": wait}
+        message = _("Too many new clubs from this account or address. Try again in %(wait)s.")
+        message %= {"wait": wait_text(settings.CLUB_START_WINDOW_SECONDS)}
         raise ValidationError({NON_FIELD_ERRORS: ValidationError(message, code="throttled")})
     try:
         with transaction.atomic():

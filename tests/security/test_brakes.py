@@ -89,7 +89,7 @@ def test_sign_ups_from_one_address_stop_at_the_limit(client, open_site, clock):
         client.logout()
     refused = sign_up(client, "nog-een")
     assert refused.status_code == 429
-    assert "Too many new accounts from your address. Try again in 1\xa0hour." in refused.text
+    assert "Too many new accounts from this address. Try again in 1\xa0hour." in refused.text
     assert 'name="username"' in refused.text  # the form again, with its error
     assert get_user_model().objects.count() == limit
     assert "_auth_user_id" not in client.session
@@ -140,7 +140,7 @@ def test_one_account_starts_only_so_many_clubs_a_day(client, open_site, clock):
         assert start_club(client, f"Club {n}", address=f"10.0.0.{n}").status_code == 302
     refused = start_club(client, "Nog een club", address="10.9.9.9")
     assert refused.status_code == 429
-    assert "You started too many clubs lately. Try again in 1\xa0day." in refused.text
+    assert "Too many new clubs from this account or address. Try again in 1\xa0day." in refused.text
     assert Club.objects.count() == limit
     clock.advance(24 * 60 * MINUTE + 1)
     assert start_club(client, "Nog een club").status_code == 302
