@@ -233,26 +233,26 @@ def club_create(*, by, name: str, slug: str, ruleset_preset: str, address=None) 
 
     Braked (``CLUB_START_LIMITS``): an account, and the client ``address`` a
     request brings, start only so many clubs a day. A short name another club
-    took meanwhile (two "Start a club" at once) is the field's error, as when
-    it was taken before.
+    has is the field's error, also when that club was started a moment ago (two
+    "Start a club" at once): the unique index says so, on either database.
     """
     if not may_create_club(by):
         raise PermissionDenied(_("This site does not let you start a club."))
     club = Club(name=name.strip(), slug=slug.strip().lower(), ruleset_preset=ruleset_preset)
-    club.full_clean()
-    if not club_start_allowed(user=by, address=address):
-        message = _("Too many new clubs from this account or address. Try again in %(wait)s.")
-        message %= {"wait": wait_text(settings.CLUB_START_WINDOW_SECONDS)}
-        raise ValidationError({NON_FIELD_ERRORS: ValidationError(message, code="throttled")})
+    club.full_clean(validate_unique=False)  # the unique index answers, below
     try:
         with transaction.atomic():
             club.save()
     except IntegrityError:
         if not Club.objects.filter(slug=club.slug).exists():
             raise
-        raise ValidationError(
-            {"slug": _("Another club already uses this short name.")}, code="unique"
-        ) from None
+        taken = _("Another club already uses this short name.")
+        raise ValidationError({"slug": ValidationError(taken, code="unique")}) from None
+    # Counted once the club would be made; a refusal undoes the insert.
+    if not club_start_allowed(user=by, address=address):
+        message = _("Too many new clubs from this account or address. Try again in %(wait)s.")
+        message %= {"wait": wait_text(settings.CLUB_START_WINDOW_SECONDS)}
+        raise ValidationError({NON_FIELD_ERRORS: ValidationError(message, code="throttled")})
     ClubRole.objects.create(club=club, user=by, role=Role.ADMIN)
     _log(club, by, ClubLog.Action.CLUB_CREATE, _("Club started"), {"user": by.pk})
     return club

@@ -47,12 +47,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
-from django_tables2 import RequestConfig
 
 from clubs.permissions import Role, club_required, has_role
 from common import qr
 from common.forms import apply_validation_error
 from common.params import id_or_404, parse_int
+from common.tables import configure_table
 from common.text import clean_line
 from tournaments.models import Evening, Round, Table
 
@@ -369,6 +369,18 @@ def _asked_number(payload):
     return number if number is not None and 1 <= number <= 999 else None
 
 
+def _json_body(request):
+    """The request's body read as JSON; None when it is not JSON: another content
+    type (a form's body, which the CSRF check has already read as a form), not
+    UTF-8, not JSON, or nested too deep to read."""
+    if request.content_type != "application/json":
+        return None
+    try:
+        return json.loads(request.body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
 @never_cache
 @require_POST
 def table_hands_json(request, token):
@@ -379,14 +391,12 @@ def table_hands_json(request, token):
     201: stored; 200: already stored (the same ``client_id`` was sent before);
     409: another device entered that hand number first (the answer has the stored
     hand), nothing changed; 422: field errors or a hand the game cannot take;
-    403: the evening is closed; 400: not a JSON object.
+    403: the evening is closed; 400: not a JSON object (or not sent as
+    ``application/json``).
     """
     table = _table(token)
     game = table.game
-    try:
-        payload = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
-        payload = None
+    payload = _json_body(request)
     if not isinstance(payload, dict):
         errors = _errors_json([_("Send one hand as a JSON object.")])
         return JsonResponse({"ok": False, "errors": errors}, status=400)
@@ -791,6 +801,6 @@ def evening_audit(request, club, pk):
     if asked:
         table = get_object_or_404(Table, round__evening=evening, pk=id_or_404(asked))
     entries = AuditTable(selectors.evening_audit(evening=evening, table=table))
-    RequestConfig(request, paginate={"per_page": 50}).configure(entries)
+    configure_table(request, entries, per_page=50)
     context = {"club": club, "evening": evening, "entries": entries, "table": table}
     return render(request, "scoring/evening_audit.html", context)
