@@ -304,7 +304,7 @@ def table_hand(request, token):
         preview = {"result": result, "text": _preview_text(result, declared)}
         return _render_entry(request, state, hand_form=form, preview=preview)
     try:
-        hand = services.hand_record(
+        hand, created = services.hand_record_or_get(
             game=game,
             data=data,
             number=form.cleaned_data["number"],
@@ -369,6 +369,13 @@ def _asked_number(payload):
     return number if number is not None and 1 <= number <= 999 else None
 
 
+def _already_stored(game, hand):
+    """The answer to a hand whose ``client_id`` was stored before: 200, unchanged."""
+    version = selectors.sync_state(game=game).version
+    body = {"ok": True, "created": False, "hand": _hand_json(hand), "version": version}
+    return JsonResponse(body)
+
+
 def _json_body(request):
     """The request's body read as JSON; None when it is not JSON: another content
     type (a form's body, which the CSRF check has already read as a form), not
@@ -407,9 +414,7 @@ def table_hands_json(request, token):
         existing = selectors.hand_by_client_id(game=game, client_id=client_id)
         if existing is not None:
             # Sent before and its answer lost: the stored hand, unchanged.
-            version = selectors.sync_state(game=game).version
-            body = {"ok": True, "created": False, "hand": _hand_json(existing), "version": version}
-            return JsonResponse(body)
+            return _already_stored(game, existing)
     number = _asked_number(payload)
     if not table.round.evening.is_open:
         errors = _errors_json([_("This evening is closed; ask the tournament director.")], "closed")
@@ -420,7 +425,7 @@ def table_hands_json(request, token):
     if not form.is_valid():
         return _refused(game, number, form.errors.get_json_data(), status=422)
     try:
-        hand = services.hand_record(
+        hand, created = services.hand_record_or_get(
             game=game,
             data=form.hand_input(),
             number=form.cleaned_data["number"],
@@ -434,6 +439,9 @@ def table_hands_json(request, token):
     except ValidationError as exc:
         apply_validation_error(form, exc)
         return _refused(game, number, form.errors.get_json_data(), status=422)
+    if not created:
+        # The same hand, sent at once from another request that stored it first.
+        return _already_stored(game, hand)
     messages.success(
         request,
         _("Hand %(number)s saved: wij %(a)s, zij %(b)s.")

@@ -208,3 +208,55 @@ def test_two_clubs_started_at_once_with_one_name_make_one_club_and_a_form_error(
     club = Club.objects.get()
     assert club.slug == "de-zwarte-boer"
     assert ClubRole.objects.filter(club=club).count() == 1
+
+
+# --- One hand sent twice at once -------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_hand_sent_twice_at_once_is_stored_once_and_answered_created_once(
+    club, drawn_evening, monkeypatch
+):
+    """Both requests look the entry id up before either has stored it (a barrier
+    after the look-up makes sure); the game's lock lets one store it, and the
+    other must hear that it was already stored (it heard 201 "created" too)."""
+    from scoring import selectors
+
+    director = factories.role(club, "director")
+    table = drawn_evening(club, director).tables[0]
+    phones = [Phone(table), Phone(table)]
+    data = hand()
+    barrier = threading.Barrier(2)
+    real_lookup = selectors.hand_by_client_id
+
+    def lookup_together(**kwargs):
+        found = real_lookup(**kwargs)
+        barrier.wait(timeout=30)
+        return found
+
+    monkeypatch.setattr(selectors, "hand_by_client_id", lookup_together)
+    answers, failures = [], []
+    lock = threading.Lock()
+
+    def send(phone):
+        try:
+            response = phone.send(data)
+            with lock:
+                answers.append((response.status_code, response.json()))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            failures.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(phone,)) for phone in phones]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    answers.sort(key=lambda answer: answer[0])
+    assert [(status, body["created"]) for status, body in answers] == [(200, False), (201, True)]
+    assert answers[0][1]["hand"] == answers[1][1]["hand"]
+    assert answers[0][1]["version"] == answers[1][1]["version"] == 1
+    assert list(Hand.objects.values_list("client_id", flat=True)) == [data["client_id"]]
+    assert AuditEntry.objects.filter(action="create").count() == 1
