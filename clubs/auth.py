@@ -1,4 +1,5 @@
-"""Logging in, with a brake on guessing, and resetting a forgotten password.
+"""Logging in, with a brake on guessing; resetting a forgotten password; signing
+up; and the one limiter for every other request that must not be repeated at will.
 
 The brake is django-axes (``AUTHENTICATION_BACKENDS`` starts with its backend,
 so every login form, the admin's included, meets the same policy), tuned here:
@@ -16,23 +17,36 @@ so every login form, the admin's included, meets the same policy), tuned here:
   login) is kept ``LOGIN_LOG_DAYS`` days: every successful login drops older
   lines, and ``manage.py prune_login_log`` does it (and drops failures past the
   lockout window) for a site nobody logs in to.
+
+Everything else that is braked (reset requests, sign-ups, new clubs, a member's
+PIN) counts in the throttle cache with :func:`throttle_allowed`: a count per key
+and window, the window's end kept in the value, counted in turns.
 """
 
 import hashlib
+import math
+import os
+import threading
+import time
+from contextlib import contextmanager
 from datetime import timedelta
+from typing import NamedTuple
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_lockout_parameters
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.views import PasswordResetView
 from django.core.cache import caches
+from django.core.cache.backends.filebased import FileBasedCache
 from django.core.exceptions import ValidationError
+from django.core.files import locks
 from django.db import connection, transaction
 from django.db.models import Sum
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
 
 
@@ -179,28 +193,114 @@ class LoginForm(AuthenticationForm):
     }
 
 
-# --- Password reset ------------------------------------------------------------------------
+# --- The brake on repeated requests: password resets, sign-ups, new clubs, PINs ---------------
+
+
+class _Window(NamedTuple):
+    """A key's count and when it ends (a ``time.time()``), stored as the key's value.
+
+    The end travels in the value because ``cache.incr`` cannot be trusted with it:
+    Django's ``BaseCache.incr`` (the file cache's) is a get and a set with the
+    cache's *default* timeout (5 minutes), whatever the key was set with.
+    """
+
+    count: int
+    ends: float
+
+
+def _window(cache, key, now):
+    value = cache.get(key)
+    if isinstance(value, tuple) and len(value) == 2 and value[1] > now:
+        return _Window(*value)
+    return None
+
+
+_process_lock = threading.Lock()
+
+
+@contextmanager
+def _counting(cache):
+    """Read, count and write back in turns: across this process's threads, and
+    across the machine's server processes when the throttle cache is the file
+    cache (a lock file in its folder), so concurrent tries cannot share a count."""
+    with _process_lock:
+        if not isinstance(cache, FileBasedCache):
+            yield
+            return
+        os.makedirs(cache._dir, exist_ok=True)
+        with open(os.path.join(cache._dir, "counting.lock"), "ab") as handle:
+            locks.lock(handle, locks.LOCK_EX)
+            try:
+                yield
+            finally:
+                locks.unlock(handle)
+
+
+def throttle_allowed(keys_with_limits, *, window: int) -> bool:
+    """Count one try against every ``(key, limit)``; False, counting nothing, when
+    some key already had its ``limit`` tries.
+
+    A key's window starts at its first try and lasts ``window`` seconds; the try
+    that reaches the limit starts it again, so a refusal lasts ``window`` seconds
+    from the last try that was let through (what the messages promise: "wait an
+    hour", "wait ten minutes"). :func:`throttle_clear` forgets a key.
+    """
+    cache = caches["throttle"]
+    keys_with_limits = list(keys_with_limits)
+    with _counting(cache):
+        now = time.time()
+        current = [(key, limit, _window(cache, key, now)) for key, limit in keys_with_limits]
+        if any(found is not None and found.count >= limit for _key, limit, found in current):
+            return False
+        for key, limit, found in current:
+            count = 1 if found is None else found.count + 1
+            ends = now + window if found is None or count >= limit else found.ends
+            cache.set(key, (count, ends), timeout=math.ceil(ends - now))
+    return True
+
+
+def throttle_clear(*keys):
+    """Forget the tries counted against ``keys`` (a right PIN clears its count)."""
+    cache = caches["throttle"]
+    with _counting(cache):
+        cache.delete_many(keys)
+
+
+def _hashed(text: str) -> str:
+    """A key part for something personal (an e-mail address): not stored as written."""
+    return hashlib.sha256(text.strip().casefold().encode()).hexdigest()
 
 
 def reset_allowed(*, address, email):
     """Count one reset request; False when the address or the e-mail asked too often."""
-    cache = caches["throttle"]
-    window = settings.PASSWORD_RESET_WINDOW_SECONDS
-    email_key = hashlib.sha256(email.strip().casefold().encode()).hexdigest()
+    limits = settings.PASSWORD_RESET_LIMITS
     keys = [
-        (f"reset-address:{address}", settings.PASSWORD_RESET_LIMITS["ip_address"]),
-        (f"reset-email:{email_key}", settings.PASSWORD_RESET_LIMITS["email"]),
+        (f"reset-address:{address}", limits["ip_address"]),
+        (f"reset-email:{_hashed(email)}", limits["email"]),
     ]
-    allowed = True
-    for key, limit in keys:
-        cache.add(key, 0, timeout=window)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=window)
-            count = 1
-        allowed = allowed and count <= limit
-    return allowed
+    return throttle_allowed(keys, window=settings.PASSWORD_RESET_WINDOW_SECONDS)
+
+
+def signup_allowed(*, address):
+    """Count one new account from ``address``; False when it made too many lately."""
+    keys = [(f"signup-address:{address}", settings.SIGNUP_LIMITS["ip_address"])]
+    return throttle_allowed(keys, window=settings.SIGNUP_WINDOW_SECONDS)
+
+
+def club_start_allowed(*, user, address=None):
+    """Count one new club by ``user`` (from ``address``, when a request brings one);
+    False when the account or the address started too many lately. The site's
+    operators (staff, superusers) have no limit."""
+    if user.is_staff or user.is_superuser:
+        return True
+    limits = settings.CLUB_START_LIMITS
+    keys = [(f"club-start-user:{user.pk}", limits["user"])]
+    if address:
+        keys.append((f"club-start-address:{address}", limits["ip_address"]))
+    return throttle_allowed(keys, window=settings.CLUB_START_WINDOW_SECONDS)
+
+
+# --- Password reset ------------------------------------------------------------------------
 
 
 class ResetPasswordForm(PasswordResetForm):
@@ -230,3 +330,35 @@ class ResetPasswordView(PasswordResetView):
         if not settings.EMAIL_CONFIGURED:
             return render(request, "registration/password_reset_unavailable.html")
         return super().dispatch(request, *args, **kwargs)
+
+
+# --- Sign-up -----------------------------------------------------------------------------
+
+
+def wait_text(seconds: int) -> str:
+    """How long a refused request waits, in the user's language ("1 hour", "1 day")."""
+    return timeuntil(timezone.now() + timedelta(seconds=seconds + 1))
+
+
+class SignupForm(UserCreationForm):
+    """A new account: at most ``SIGNUP_LIMITS`` from one client address per window.
+
+    Only a sign-up that is otherwise valid is counted (a mistyped password costs
+    nothing); a refused one is the form's error, and no account is made."""
+
+    def __init__(self, *args, request, **kwargs):
+        self.request = request
+        super().__init__(*args, **kwargs)
+
+    def _post_clean(self):
+        super()._post_clean()  # the password checks run here, after clean()
+        if not self.errors and not signup_allowed(address=client_address(self.request)):
+            wait = wait_text(settings.SIGNUP_WINDOW_SECONDS)
+            self.add_error(
+                None,
+                ValidationError(
+                    _("Too many new accounts from this address. Try again in %(wait)s."),
+                    code="throttled",
+                    params={"wait": wait},
+                ),
+            )

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from common.rulesets import RulesetPreset, clean_ruleset
-from common.text import MEMBER_NAME_MAX, validate_member_name
+from common.text import MEMBER_NAME_MAX, validate_club_slug, validate_member_name
 
 #: The demo club's slug (``manage.py demo``): the home page does not count it as a real club.
 DEMO_SLUG = "de-hoge-troef"
@@ -21,7 +21,11 @@ DEMO_SLUG = "de-hoge-troef"
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(
-        _("short name in links"), max_length=60, unique=True, help_text=_("Used in web addresses.")
+        _("short name in links"),
+        max_length=60,
+        unique=True,
+        validators=[validate_club_slug],
+        help_text=_("Used in web addresses."),
     )
     town = models.CharField(_("town"), max_length=80, blank=True)
     ruleset_preset = models.CharField(

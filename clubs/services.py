@@ -13,8 +13,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.tokens import default_token_generator
-from django.core.cache import caches
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import ProtectedError, RestrictedError
 from django.utils import timezone
@@ -23,6 +22,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from . import signals
+from .auth import club_start_allowed, throttle_allowed, throttle_clear, wait_text
 from .models import Club, ClubLog, ClubRole, Invitation, Member
 from .permissions import Role, account_confined_to, password_link_refusal, require_role
 
@@ -241,12 +241,31 @@ def may_create_club(user) -> bool:
 
 
 @transaction.atomic
-def club_create(*, by, name: str, slug: str, ruleset_preset: str) -> Club:
-    """A new club with ``by`` as its administrator."""
+def club_create(*, by, name: str, slug: str, ruleset_preset: str, address=None) -> Club:
+    """A new club with ``by`` as its administrator.
+
+    Braked (``CLUB_START_LIMITS``): an account, and the client ``address`` a
+    request brings, start only so many clubs a day. A short name another club
+    has is the field's error, also when that club was started a moment ago (two
+    "Start a club" at once): the unique index says so, on either database.
+    """
     if not may_create_club(by):
         raise PermissionDenied(_("This site does not let you start a club."))
     club = Club(name=name.strip(), slug=slug.strip().lower(), ruleset_preset=ruleset_preset)
-    _clean_save(club)
+    club.full_clean(validate_unique=False)  # the unique index answers, below
+    try:
+        with transaction.atomic():
+            club.save()
+    except IntegrityError:
+        if not Club.objects.filter(slug=club.slug).exists():
+            raise
+        taken = _("Another club already uses this short name.")
+        raise ValidationError({"slug": ValidationError(taken, code="unique")}) from None
+    # Counted once the club would be made; a refusal undoes the insert.
+    if not club_start_allowed(user=by, address=address):
+        message = _("Too many new clubs from this account or address. Try again in %(wait)s.")
+        message %= {"wait": wait_text(settings.CLUB_START_WINDOW_SECONDS)}
+        raise ValidationError({NON_FIELD_ERRORS: ValidationError(message, code="throttled")})
     ClubRole.objects.create(club=club, user=by, role=Role.ADMIN)
     _log(club, by, ClubLog.Action.CLUB_CREATE, _("Club started"), {"user": by.pk})
     return club
@@ -737,14 +756,11 @@ def _pin_tries_key(member) -> str:
 def member_pin_check(*, member: Member, pin: str) -> None:
     """Raise a ``ValidationError`` on the ``pin`` field unless ``pin`` is the member's PIN.
 
-    Throttled: after :data:`PIN_TRIES` wrong PINs the member's PIN is refused for
-    :data:`PIN_LOCK_SECONDS`, even the right one; a right PIN clears the count.
+    Throttled (:func:`clubs.auth.throttle_allowed`, each try counted before the
+    PIN is checked): after :data:`PIN_TRIES` tries without the right PIN, the
+    member's PIN is refused for :data:`PIN_LOCK_SECONDS`, even the right one; a
+    right PIN clears the count.
     """
-    cache, key = caches["throttle"], _pin_tries_key(member)
-    if cache.get(key, 0) >= PIN_TRIES:
-        raise ValidationError(
-            {"pin": _("Too many wrong PINs; wait ten minutes or ask the tournament director.")}
-        )
     if not member.pin:
         raise ValidationError(
             {
@@ -752,10 +768,11 @@ def member_pin_check(*, member: Member, pin: str) -> None:
                 % {"name": member.name}
             }
         )
+    key = _pin_tries_key(member)
+    if not throttle_allowed([(key, PIN_TRIES)], window=PIN_LOCK_SECONDS):
+        raise ValidationError(
+            {"pin": _("Too many wrong PINs; wait ten minutes or ask the tournament director.")}
+        )
     if not check_password(pin or "", member.pin):
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, PIN_LOCK_SECONDS)
         raise ValidationError({"pin": _("That PIN is wrong; nothing is confirmed.")})
-    cache.delete(key)
+    throttle_clear(key)

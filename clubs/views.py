@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_tables2 import RequestConfig
 
 from common.forms import apply_validation_error
+from common.tables import configure_table
 
 from . import pages, selectors, services
 from .forms import (
@@ -101,7 +101,7 @@ def member_list(request, club):
     )
     exclude = () if has_role(request.user, club, Role.DIRECTOR) else ("email", "phone")
     table = MemberTable(members, exclude=exclude)
-    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    configure_table(request, table, per_page=50)
     context = {
         "club": club,
         "table": table,

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from common.forms import apply_validation_error
 
 from . import services
+from .auth import SignupForm, client_address
 from .forms import ClubCreateForm, ClubDeleteForm, InvitationForm, MemberForgetForm
 from .models import Invitation, Member
 from .permissions import Role, account_confined_to, club_required
@@ -40,6 +41,11 @@ def _loopback(request):
     return is_loopback_host(request.get_host())
 
 
+def _throttled(form):
+    """The status of a form page: 429 when the brake refused it, else 200."""
+    return 429 if form.has_error(NON_FIELD_ERRORS, "throttled") else 200
+
+
 @login_required
 def club_create(request):
     if not services.may_create_club(request.user):
@@ -52,6 +58,7 @@ def club_create(request):
                 name=form.cleaned_data["name"],
                 slug=form.cleaned_data["slug"],
                 ruleset_preset=form.cleaned_data["ruleset_preset"],
+                address=client_address(request),
             )
         except ValidationError as exc:
             apply_validation_error(form, exc)
@@ -61,19 +68,19 @@ def club_create(request):
                 _("%(name)s is ready. Start with the first steps below.") % {"name": club.name},
             )
             return redirect(club)
-    return render(request, "clubs/club_create.html", {"form": form})
+    return render(request, "clubs/club_create.html", {"form": form}, status=_throttled(form))
 
 
 def signup(request):
     """An account of one's own, on a site where anyone may start a club."""
     if settings.CLUB_CREATION != "anyone":
         raise Http404
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend=BACKEND)
         return redirect("clubs:club-create")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form}, status=_throttled(form))
 
 
 def invitation_accept(request, token):

@@ -8,13 +8,41 @@ read, such as a ``url``).
 
 Action cells (a form with a button) are not data: a table declares them with
 :func:`action_column` (left out of every export); they follow the spec's columns.
+
+Every page orders and paginates its tables from the query string with
+:func:`configure_table`, never with django-tables2's ``RequestConfig`` itself,
+which hands ``?per_page=0`` or ``-1`` to the paginator (a server error).
 """
 
 import django_tables2 as tables
+from django.core.paginator import EmptyPage
 from django.utils.encoding import force_str
 from django.utils.html import format_html
+from django_tables2 import RequestConfig
 
 from .columns import RANK, Column
+from .params import parse_int
+
+#: The most rows one page of a table shows, whatever ``?per_page=`` asks.
+PER_PAGE_MAX = 200
+
+
+def configure_table(request, table, *, per_page: int | None = None):
+    """Order ``table`` as the request asks (``?sort=``) and, with ``per_page``,
+    paginate it: ``?per_page=`` from 1 to :data:`PER_PAGE_MAX` (more is the
+    most; 0, negative or not a number is ``per_page``), ``?page=`` a page that
+    exists (not a number is the first, past the end the last). Without
+    ``per_page`` the table is one page of everything."""
+    RequestConfig(request, paginate=False).configure(table)
+    if per_page is None:
+        return table
+    asked = parse_int(request.GET.get(table.prefixed_per_page_field), maximum=PER_PAGE_MAX)
+    page = parse_int(request.GET.get(table.prefixed_page_field)) or 1
+    try:
+        table.paginate(per_page=asked or per_page, page=page)
+    except EmptyPage:
+        table.paginate(per_page=asked or per_page, page=table.paginator.num_pages)
+    return table
 
 
 def action_column(template_name: str) -> tables.TemplateColumn:

@@ -10,9 +10,12 @@ row for many readers, and openpyxl refuses most control characters in a cell.
   id looked up in the database): the value, or None;
 - :func:`validate_member_name` is the one validator of a member's name, on the
   model field (so forms, model forms, the admin and the member import, which
-  calls ``full_clean``, all use it).
+  calls ``full_clean``, all use it);
+- :func:`validate_club_slug` is the one validator of a club's short name in
+  links, on the model field likewise: not a word the site's own addresses use.
 """
 
+import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
@@ -62,3 +65,70 @@ def validate_member_name(value):
         )
     if not value.strip():
         raise ValidationError(_("A member needs a name."), code="blank")
+
+
+#: Short names kept for the site's own addresses besides those its URL conf has
+#: today (:func:`reserved_slugs` adds every literal segment of those).
+RESERVED_SLUGS = frozenset({"admin", "api", "media", "static", "www"})
+#: The URL parameters that carry a club's short name.
+_CLUB_PARAMETERS = ("<slug:club>", "<str:club>")
+_LITERAL = re.compile(r"[-\w.]+")
+
+
+def _routes(patterns, prefix=""):
+    from django.urls import URLResolver
+
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern).removeprefix("^")
+        if isinstance(pattern, URLResolver):
+            yield from _routes(pattern.url_patterns, route)
+        else:
+            yield route
+
+
+def reserved_slugs() -> set[str]:
+    """The words a club's short name may not be: :data:`RESERVED_SLUGS`, the
+    static and media folders, and every literal segment of the URL conf where a
+    short name could stand: the first of every address (``accounts``,
+    ``new-club``, ``import-club``, ...) and, after the segments that lead to a
+    club (``clubs/``), the one in the club's place. Read from the URL conf each
+    time, so a new page is covered the day it is added."""
+    from django.conf import settings
+    from django.urls import get_resolver
+
+    routes = [route.split("/") for route in _routes(get_resolver().url_patterns)]
+    club_prefixes = {
+        tuple(parts[:index])
+        for parts in routes
+        for index, part in enumerate(parts)
+        if part in _CLUB_PARAMETERS
+    }
+    reserved = set(RESERVED_SLUGS)
+    for parts in routes:
+        positions = [0] + [len(p) for p in club_prefixes if tuple(parts[: len(p)]) == p]
+        reserved.update(
+            parts[i].casefold()
+            for i in positions
+            if i < len(parts) and _LITERAL.fullmatch(parts[i])
+        )
+    for url in (settings.STATIC_URL, settings.MEDIA_URL):
+        reserved.add((url or "").strip("/").split("/")[0].casefold())
+    reserved.discard("")
+    return reserved
+
+
+def validate_club_slug(value):
+    """The one check of a club's short name in links (beyond a slug's characters):
+    a letter or digit in it, and not one of the site's own words
+    (:func:`reserved_slugs`)."""
+    value = str(value)
+    if not any(char.isascii() and char.isalnum() for char in value):
+        raise ValidationError(
+            _("A short name needs at least one letter or digit."), code="no_letter"
+        )
+    if value.casefold() in reserved_slugs():
+        raise ValidationError(
+            _("%(slug)s is a word of the site's own addresses; choose another short name."),
+            code="reserved",
+            params={"slug": value},
+        )

@@ -9,12 +9,12 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django_tables2 import RequestConfig
 
 from clubs.models import Member
 from clubs.permissions import club_required
 from clubs.selectors import my_memberships
 from common.params import id_or_404
+from common.tables import configure_table
 from tournaments.models import Competition, Evening
 from tournaments.words import describe_settings
 
@@ -84,7 +84,7 @@ def season_standings(request, club, pk):
         _rows(result.lines, result.names, club, competition, pairs=pairs),
         columns=standings_columns(pairs=pairs),
     )
-    RequestConfig(request, paginate=False).configure(table)
+    configure_table(request, table)
     labels = dict(Competition.SideRanking.choices)
     sides = []
     for key, side in standings.side_standings(competition=competition, period=period):
@@ -93,7 +93,7 @@ def season_standings(request, club, pk):
         )
         if pairs:
             side_table.columns["name"].column.verbose_name = _("Pair")
-        RequestConfig(request, paginate=False).configure(side_table)
+        configure_table(request, side_table)
         sides.append({"key": key, "label": labels[key], "table": side_table})
     context = {
         "club": club,
@@ -127,7 +127,7 @@ def evening_result(request, club, pk):
             row[f"round_{number}"] = result.rounds.get(row["key"], {}).get(number, "")
     columns = standings_columns(pairs=pairs, evenings=False, round_numbers=result.round_numbers)
     table = EveningResultTable(rows, columns=columns)
-    RequestConfig(request, paginate=False).configure(table)
+    configure_table(request, table)
     board = request.GET.get("board") == "1"
     context = {
         "club": club,

@@ -301,8 +301,14 @@ def hand_preview(*, game: Game, data: HandInput, number=None) -> rules.HandResul
     return data.score(game_ruleset(game), number=number)
 
 
+def hand_record(**kwargs) -> Hand:
+    """Enter the next hand of a game: the hand, stored now or before
+    (:func:`hand_record_or_get` takes the same arguments and says which)."""
+    return hand_record_or_get(**kwargs)[0]
+
+
 @transaction.atomic
-def hand_record(
+def hand_record_or_get(
     *,
     game: Game,
     data: HandInput,
@@ -313,11 +319,13 @@ def hand_record(
     by=None,
     actor: str = "",
     via: str = "table",
-) -> Hand:
-    """Enter the next hand of a game.
+) -> tuple[Hand, bool]:
+    """Enter the next hand of a game: ``(hand, created)``, as ``get_or_create``.
 
     ``client_id`` makes a retry harmless: the same id returns the hand already
-    stored. ``number`` (the hand the scorer thinks it is entering) and
+    stored, with ``created`` False. That is decided under the game's lock, so
+    of two identical sends at once exactly one is told it stored the hand.
+    ``number`` (the hand the scorer thinks it is entering) and
     ``expected_version`` turn a stale form into a Conflict instead of a wrong
     hand number. ``keeper`` (``"A"`` or ``"B"``) is the team keeping score,
     recorded once, so that the other team confirms.
@@ -326,7 +334,7 @@ def hand_record(
     if client_id:
         existing = Hand.objects.filter(game=game, client_id=client_id).first()
         if existing is not None:
-            return existing
+            return existing, False
     _check_writable(game)
     hands = list(game.hands.order_by("number"))
     next_number = len(hands) + 1
@@ -365,7 +373,7 @@ def hand_record(
         actor=_actor(by, actor),
         after=hand_snapshot(hand),
     )
-    return hand
+    return hand, True
 
 
 @transaction.atomic

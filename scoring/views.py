@@ -47,12 +47,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
-from django_tables2 import RequestConfig
 
 from clubs.permissions import Role, club_required, has_role
 from common import qr
 from common.forms import apply_validation_error
 from common.params import id_or_404, parse_int
+from common.tables import configure_table
 from common.text import clean_line
 from tournaments.models import Evening, Round, Table
 
@@ -304,7 +304,7 @@ def table_hand(request, token):
         preview = {"result": result, "text": _preview_text(result, declared)}
         return _render_entry(request, state, hand_form=form, preview=preview)
     try:
-        hand = services.hand_record(
+        hand, created = services.hand_record_or_get(
             game=game,
             data=data,
             number=form.cleaned_data["number"],
@@ -369,6 +369,25 @@ def _asked_number(payload):
     return number if number is not None and 1 <= number <= 999 else None
 
 
+def _already_stored(game, hand):
+    """The answer to a hand whose ``client_id`` was stored before: 200, unchanged."""
+    version = selectors.sync_state(game=game).version
+    body = {"ok": True, "created": False, "hand": _hand_json(hand), "version": version}
+    return JsonResponse(body)
+
+
+def _json_body(request):
+    """The request's body read as JSON; None when it is not JSON: another content
+    type (a form's body, which the CSRF check has already read as a form), not
+    UTF-8, not JSON, or nested too deep to read."""
+    if request.content_type != "application/json":
+        return None
+    try:
+        return json.loads(request.body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
 @never_cache
 @require_POST
 def table_hands_json(request, token):
@@ -379,14 +398,12 @@ def table_hands_json(request, token):
     201: stored; 200: already stored (the same ``client_id`` was sent before);
     409: another device entered that hand number first (the answer has the stored
     hand), nothing changed; 422: field errors or a hand the game cannot take;
-    403: the evening is closed; 400: not a JSON object.
+    403: the evening is closed; 400: not a JSON object (or not sent as
+    ``application/json``).
     """
     table = _table(token)
     game = table.game
-    try:
-        payload = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
-        payload = None
+    payload = _json_body(request)
     if not isinstance(payload, dict):
         errors = _errors_json([_("Send one hand as a JSON object.")])
         return JsonResponse({"ok": False, "errors": errors}, status=400)
@@ -397,9 +414,7 @@ def table_hands_json(request, token):
         existing = selectors.hand_by_client_id(game=game, client_id=client_id)
         if existing is not None:
             # Sent before and its answer lost: the stored hand, unchanged.
-            version = selectors.sync_state(game=game).version
-            body = {"ok": True, "created": False, "hand": _hand_json(existing), "version": version}
-            return JsonResponse(body)
+            return _already_stored(game, existing)
     number = _asked_number(payload)
     if not table.round.evening.is_open:
         errors = _errors_json([_("This evening is closed; ask the tournament director.")], "closed")
@@ -410,7 +425,7 @@ def table_hands_json(request, token):
     if not form.is_valid():
         return _refused(game, number, form.errors.get_json_data(), status=422)
     try:
-        hand = services.hand_record(
+        hand, created = services.hand_record_or_get(
             game=game,
             data=form.hand_input(),
             number=form.cleaned_data["number"],
@@ -424,6 +439,9 @@ def table_hands_json(request, token):
     except ValidationError as exc:
         apply_validation_error(form, exc)
         return _refused(game, number, form.errors.get_json_data(), status=422)
+    if not created:
+        # The same hand, sent at once from another request that stored it first.
+        return _already_stored(game, hand)
     messages.success(
         request,
         _("Hand %(number)s saved: wij %(a)s, zij %(b)s.")
@@ -791,6 +809,6 @@ def evening_audit(request, club, pk):
     if asked:
         table = get_object_or_404(Table, round__evening=evening, pk=id_or_404(asked))
     entries = AuditTable(selectors.evening_audit(evening=evening, table=table))
-    RequestConfig(request, paginate={"per_page": 50}).configure(entries)
+    configure_table(request, entries, per_page=50)
     context = {"club": club, "evening": evening, "entries": entries, "table": table}
     return render(request, "scoring/evening_audit.html", context)

@@ -18,6 +18,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True)
+def fresh_throttle():
+    """Each test starts with nothing counted by the brakes (``clubs.auth.throttle_allowed``):
+    its sign-ups, new clubs and PIN tries are not the earlier tests' (all from 127.0.0.1)."""
+    from django.core.cache import caches
+
+    caches["throttle"].clear()
+
+
 @pytest.fixture(scope="module")
 def module_db(django_db_setup, django_db_blocker):
     """A transaction around one test module, rolled back at its end.

@@ -235,17 +235,26 @@ AXES_VERBOSE = False
 # How long the login log (username, address and browser of each login) is kept.
 LOGIN_LOG_DAYS = env_int("DJANGO_LOGIN_LOG_DAYS", 30, unit=" of days")
 
-# Small counters (the password-reset brake). A file cache, so every server
-# process on the machine shares the counts.
+# Small counters: the brake on password resets, sign-ups, new clubs and PINs
+# (``clubs.auth.throttle_allowed``). A file cache, so every server process on the
+# machine shares the counts; room for many keys, so that a flood of new ones does
+# not push an address's count out.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "throttle": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": str(DATA_DIR / "throttle"),
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
     },
 }
+# Per window, counted from the first request; the request that reaches a limit
+# starts the window again, so a refusal lasts the whole window.
 PASSWORD_RESET_LIMITS = {"ip_address": 10, "email": 3}
 PASSWORD_RESET_WINDOW_SECONDS = 3600
+SIGNUP_LIMITS = {"ip_address": 5}
+SIGNUP_WINDOW_SECONDS = 3600
+CLUB_START_LIMITS = {"ip_address": 5, "user": 3}  # the site's operators have none
+CLUB_START_WINDOW_SECONDS = 24 * 3600
 
 
 # --- E-mail (password reset) -----------------------------------------------------------------
