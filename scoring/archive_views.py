@@ -14,7 +14,7 @@ from clubs.services import may_create_club
 from common.forms import apply_validation_error
 
 from .export_views import _download
-from .exports.archive import club_archive_import, club_archive_zip, web_limits
+from .exports.archive import WEB_MAX_ROWS, club_archive_import, club_archive_zip, web_limits
 
 
 @club_required(Role.ADMIN)
@@ -68,4 +68,6 @@ def club_archive_upload(request):
         else:
             messages.success(request, _("%(name)s is imported.") % {"name": club.name})
             return redirect(club)
-    return render(request, "scoring/club_archive_import.html", {"form": form})
+    return render(
+        request, "scoring/club_archive_import.html", {"form": form, "max_rows": WEB_MAX_ROWS}
+    )

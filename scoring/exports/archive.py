@@ -357,10 +357,11 @@ class ArchiveLimits:
 BYTES_PER_ROW = 1_500
 #: JSON values per row at most: three times the average (about 23).
 VALUES_PER_ROW = 64
-#: The rows an upload on the page may carry (a club of 40 players' season is about
-#: 22,000): imported in about 9 s here (SQLite and PostgreSQL, two shared cores,
-#: ``python -m bench.archive``), well inside a request's time.
-WEB_MAX_ROWS = 30_000
+#: The rows an upload on the page may carry (about a season of a club of 25 players;
+#: the results import's page takes as many): imported in 6 s on SQLite and 8 s on
+#: PostgreSQL here (two cores shared with other work, ``python -m bench.archive``;
+#: 30,000 rows took 13 and 16 s), well inside a request's time.
+WEB_MAX_ROWS = 20_000
 #: The rows ``import_club`` reads unless told otherwise (``--max-rows``).
 COMMAND_MAX_ROWS = 2_000_000
 

@@ -352,7 +352,7 @@ def test_more_rows_than_the_page_takes_is_refused_and_points_to_the_command(worl
         {**member, "id": n, "name": f"Speler {n}"} for n in range(archive.WEB_MAX_ROWS + 1)
     ]
     message = _refused(_raw(data), world)
-    assert "this import reads at most 30,000" in message
+    assert "this import reads at most 20,000" in message
     assert "manage.py import_club" in message
 
 
@@ -361,7 +361,7 @@ def test_a_file_of_many_tiny_values_is_refused_before_parsing(world, unchanged):
         b'{"format": "klaverjas-club-archive", "version": 2, "club": {}, "rows": '
         b'{"clubs.member": [' + b"{}," * 2_000_000 + b"{}]}}"
     )
-    assert "holds more values than 30,000 rows have" in _refused(data, world)
+    assert "holds more values than 20,000 rows have" in _refused(data, world)
 
 
 def test_deeply_nested_json_is_refused(world, unchanged):
