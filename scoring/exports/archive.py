@@ -299,6 +299,13 @@ LEFT_OUT = {
     "scoring.adjustment": {"created_by": "account"},
     "scoring.auditentry": {"user": "account"},
 }
+#: Relations of one row that must meet at the same row, each a chain of relations
+#: from the row: a seat's table is one of its round's, an adjustment's round and
+#: game are of its evening. The services make them so; a file is checked.
+AGREE = {
+    "tournaments.seat": [("table.round", "round")],
+    "scoring.adjustment": [("round.evening", "evening"), ("game.table.round.evening", "evening")],
+}
 #: Models of a club that never travel: roles and invitations belong to accounts,
 #: the stored evening totals are made again on reading, leagues are shared.
 NOT_CARRIED = ("clubs.clubrole", "clubs.invitation", "scoring.eveningtotals")
@@ -863,6 +870,30 @@ def _score_games(games, hands):
             game.confirmed_by, game.confirmed_at = "", None
 
 
+def _check_agreement(rows):
+    """Refuse a row whose relations in :data:`AGREE` lead to different rows."""
+    links = {label: {row.old: row.links for row in read} for label, read in rows.items()}
+
+    def follow(label, row_links, path):
+        for name in path.split("."):
+            old = row_links.get(name)
+            if old is None:
+                return None
+            label = SCHEMA[label][name].label
+            row_links = links[label][old]
+        return label, old
+
+    for label, pairs in AGREE.items():
+        for row in rows[label]:
+            for path, other in pairs:
+                ends = follow(label, row.links, path), follow(label, row.links, other)
+                if None not in ends and ends[0] != ends[1]:
+                    problem = _(
+                        "it leads to %(model)s %(one)s, but “%(other)s” is %(model)s %(two)s."
+                    ) % {"model": ends[0][0], "one": ends[0][1], "other": other, "two": ends[1][1]}
+                    raise _refused(label, row.number, path.split(".")[0], problem)
+
+
 def archive_plan(archive: dict) -> ArchivePlan:
     """Every row of ``archive`` (from :func:`read_archive`) read against :data:`SCHEMA`,
     built as its model and validated; raises the ValidationError naming the first problem."""
@@ -870,6 +901,7 @@ def archive_plan(archive: dict) -> ArchivePlan:
     ids, rows = {}, {}
     for label in SCHEMA:
         rows[label] = _read_rows(label, archive["rows"].get(label, []), ids)
+    _check_agreement(rows)
     _score_games(rows["scoring.game"], rows["scoring.hand"])
     for label, read in rows.items():
         model = _model(label)
@@ -926,11 +958,17 @@ def _insert(label, read, club, new_pk):
                     raw=True,
                     using=db,
                 )
-        except DatabaseError:
+        except DatabaseError as exc:
             _name_refused(label, manager, chunk, fields, db)
-            raise
+            problem = _("the database refuses it (%(error)s).") % {"error": _first_line(exc)}
+            raise _rejected(f"{label}: {problem}") from exc
         keys += [values[0] for values in returned]
     return {row.old: key for row, key in zip(read, keys, strict=True)}
+
+
+def _first_line(exc):
+    text = str(exc).strip()
+    return text.splitlines()[0][:200] if text else type(exc).__name__
 
 
 def _name_refused(label, manager, chunk, fields, db):
@@ -946,11 +984,8 @@ def _name_refused(label, manager, chunk, fields, db):
                     using=db,
                 )
         except DatabaseError as exc:
-            field, message = (
-                None,
-                _("the database refuses it (%(error)s).")
-                % {"error": str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__},
-            )
+            field = None
+            message = _("the database refuses it (%(error)s).") % {"error": _first_line(exc)}
             try:
                 row.obj.validate_constraints()
             except ValidationError as error:

@@ -121,6 +121,24 @@ def _old_layout(data, w):
     ]
 
 
+def _seat_at_another_rounds_table(data, w):
+    """A second round with a table of its own; a seat of round 1 at that table."""
+    round_ = first(data, "tournaments.round")
+    data["rows"]["tournaments.round"].append({**round_, "id": 10**6, "number": 2})
+    table = first(data, "tournaments.table")
+    data["rows"]["tournaments.table"].append({**table, "id": 10**6, "round": 10**6})
+    first(data, "tournaments.seat").update(table=10**6)
+
+
+def _adjustment_in_another_evening(data, w):
+    """A second evening; the sit-out of round 1 moved to it, its round left."""
+    evening = first(data, "tournaments.evening")
+    data["rows"]["tournaments.evening"].append(
+        {**evening, "id": 10**6, "date": "2026-12-29", "status": "planned"}
+    )
+    first(data, "scoring.adjustment").update(evening=10**6)
+
+
 NOT_HERE = "which is not in this archive"
 NO_FIELD = "a club archive has no such field"
 NOT_CARRIED = "which a club archive does not carry"
@@ -196,6 +214,17 @@ CORPUS = [
             },
         ),
         NOT_HERE,
+    ),
+    # Relations of one row that lead to different rows.
+    (
+        "seat-table-of-another-round",
+        _seat_at_another_rounds_table,
+        "tournaments.seat, row 1, field “table”: it leads to tournaments.round 1000000",
+    ),
+    (
+        "adjustment-round-of-another-evening",
+        _adjustment_in_another_evening,
+        "scoring.adjustment, row 1, field “round”",
     ),
     # Models the archive does not carry.
     (
