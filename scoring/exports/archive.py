@@ -55,6 +55,7 @@ import decimal
 import io
 import json
 import zipfile
+import zlib
 from dataclasses import dataclass
 
 from django.apps import apps
@@ -629,7 +630,15 @@ def _club_json(data: bytes, limits: ArchiveLimits) -> bytes:
     try:
         with archive.open(info) as member:
             data = member.read(limits.max_json_bytes + 1)  # the header may lie
-    except (zipfile.BadZipFile, NotImplementedError, ValueError, OSError, EOFError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        NotImplementedError,  # a packing method zipfile does not know
+        RuntimeError,  # encrypted
+        ValueError,
+        OSError,
+        EOFError,
+    ) as exc:
         raise _rejected(_("The zip cannot be read.")) from exc
     if len(data) > limits.max_json_bytes:
         raise _json_too_big(limits)

@@ -372,6 +372,17 @@ def test_club_json_over_the_limit_is_refused_in_a_zip_and_bare(world, unchanged)
 def test_a_zip_without_club_json_or_broken_is_refused(world, unchanged):
     assert "The zip has no club.json." in _refused(_zip([("x.csv", b"a")]), world)
     assert "The zip cannot be read." in _refused(b"PK\x03\x04 broken", world)
+    good = _zip([("club.json", _raw(world["base"]))])
+    start = good.index(b"club.json") + len(b"club.json") + 40
+    for flip in (b"\xff" * 64, b"\x00" * 64):  # a broken deflate stream, a wrong checksum
+        broken = good[:start] + flip + good[start + 64 :]
+        assert "The zip cannot be read." in _refused(broken, world)
+    encrypted = bytearray(good)
+    for header in (b"PK\x03\x04", b"PK\x01\x02"):  # the "encrypted" flag, both headers
+        at = encrypted.index(header)
+        flag = at + (6 if header == b"PK\x03\x04" else 8)
+        encrypted[flag] |= 1
+    assert "The zip cannot be read." in _refused(bytes(encrypted), world)
 
 
 def test_more_rows_than_the_page_takes_is_refused_and_points_to_the_command(world, unchanged):
