@@ -799,6 +799,14 @@ def _club_settings(data):
                 _("The club's settings, field “%(field)s”: %(problem)s")
                 % {"field": name, "problem": bad.problem}
             ) from None
+    try:
+        Club(**values).full_clean(exclude=["slug"], validate_unique=False)
+    except ValidationError as exc:
+        field, message = _first_error(exc)
+        raise _rejected(
+            _("The club's settings, field “%(field)s”: %(problem)s")
+            % {"field": field or "-", "problem": message}
+        ) from None
     return values
 
 

@@ -270,6 +270,53 @@ CORPUS = [
     ("adjustment-range", _set("scoring.adjustment", points=99999), "between -10000 and 10000"),
     ("hand-gap", _set("scoring.hand", number=40), "numbered 1, 2, 3"),
     ("nul-in-text", _set("clubs.member", name="a\x00b"), "expected text"),
+    # JSON fields of another shape than the models keep.
+    ("overrides-list", _set("tournaments.competition", ruleset_overrides=[1]), "ruleset_overrides"),
+    ("overrides-text", _set("tournaments.competition", ruleset_overrides="x"), "ruleset_overrides"),
+    (
+        "overrides-bad",
+        _set("tournaments.competition", ruleset_overrides={"hands_per_game": "x"}),
+        "tournaments.competition, row 1",
+    ),
+    (
+        "overrides-unknown",
+        _set("tournaments.competition", ruleset_overrides={"nope": 1}),
+        "tournaments.competition, row 1",
+    ),
+    ("tie-breaks-dict", _set("tournaments.competition", tie_breaks={"a": 1}), "tie_breaks"),
+    ("side-rankings-ints", _set("tournaments.competition", side_rankings=[1]), "side_rankings"),
+    (
+        "side-rankings-bad",
+        _set("tournaments.competition", side_rankings=[{"kind": "points", "best_of": "x"}]),
+        "side_rankings",
+    ),
+    (
+        "club-overrides-list",
+        lambda d, w: d["club"].update(ruleset_overrides=[1]),
+        "The club's settings, field “ruleset_overrides”",
+    ),
+    (
+        "club-overrides-bad",
+        lambda d, w: d["club"].update(ruleset_overrides={"pit_bonus": "x"}),
+        "The club's settings, field “ruleset_overrides”",
+    ),
+    ("game-ruleset-list", _set("scoring.game", ruleset=[]), "scoring.game, row 1, field “ruleset”"),
+    (
+        "game-ruleset-unknown",
+        _set("scoring.game", ruleset={"name": "nope"}),
+        "scoring.game, row 1, field “ruleset”",
+    ),
+    (
+        "game-ruleset-bad",
+        _set("scoring.game", ruleset={"name": "rotterdam", "pit_bonus": "x"}),
+        "scoring.game, row 1, field “ruleset”",
+    ),
+    (
+        "game-ruleset-null",
+        _set("scoring.game", ruleset=None),
+        "scoring.game, row 1, field “ruleset”",
+    ),
+    ("audit-snapshot", _set("scoring.auditentry", after={"a": _nested(30)}), "nested more than"),
     # Nested too deep inside a JSON field.
     ("nested-field", _set("tournaments.competition", tie_breaks=_nested(50)), "nested more than"),
     # Wrong format and versions.
