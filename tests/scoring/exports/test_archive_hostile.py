@@ -139,6 +139,11 @@ def _adjustment_in_another_evening(data, w):
     first(data, "scoring.adjustment").update(evening=10**6)
 
 
+def _member_numbers_twice(data, w):
+    for row in data["rows"]["clubs.member"][:2]:
+        row["membership_number"] = "17"
+
+
 NOT_HERE = "which is not in this archive"
 NO_FIELD = "a club archive has no such field"
 NOT_CARRIED = "which a club archive does not carry"
@@ -317,6 +322,19 @@ CORPUS = [
         "scoring.game, row 1, field “ruleset”",
     ),
     ("audit-snapshot", _set("scoring.auditentry", after={"a": _nested(30)}), "nested more than"),
+    # What the database's constraints refuse, named by the row.
+    (
+        "evening-twice",
+        lambda d, w: d["rows"]["tournaments.evening"].append(
+            {**first(d, "tournaments.evening"), "id": 10**6}
+        ),
+        "tournaments.evening, row 2: This competition already has an evening on this day.",
+    ),
+    (
+        "number-twice",
+        _member_numbers_twice,
+        "clubs.member, row 2: This club already has a member with this number.",
+    ),
     # Nested too deep inside a JSON field.
     ("nested-field", _set("tournaments.competition", tie_breaks=_nested(50)), "nested more than"),
     # Wrong format and versions.
