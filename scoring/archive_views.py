@@ -14,9 +14,7 @@ from clubs.services import may_create_club
 from common.downloads import download
 from common.forms import apply_validation_error
 
-from .exports.archive import club_archive_import, club_archive_zip
-
-MAX_ARCHIVE_BYTES = 200 * 1024 * 1024
+from .exports.archive import WEB_MAX_ROWS, club_archive_import, club_archive_zip, web_limits
 
 
 @club_required(Role.ADMIN)
@@ -45,8 +43,9 @@ class ArchiveImportForm(ClubCreateForm):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_ARCHIVE_BYTES:
-            raise forms.ValidationError(_("This file is too large for a club archive."))
+        problem = web_limits().file_problem(upload.size)
+        if problem:
+            raise forms.ValidationError(problem)
         return upload
 
 
@@ -62,10 +61,13 @@ def club_archive_upload(request):
                 by=request.user,
                 name=form.cleaned_data["name"],
                 slug=form.cleaned_data["slug"],
+                limits=web_limits(),
             )
         except ValidationError as exc:
             apply_validation_error(form, exc)
         else:
             messages.success(request, _("%(name)s is imported.") % {"name": club.name})
             return redirect(club)
-    return render(request, "scoring/club_archive_import.html", {"form": form})
+    return render(
+        request, "scoring/club_archive_import.html", {"form": form, "max_rows": WEB_MAX_ROWS}
+    )

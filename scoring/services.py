@@ -244,18 +244,44 @@ def game_counts(hands, ruleset):
     return {**counts, "roem_a": roem_a, "roem_b": roem_b}
 
 
-def _recompute(game, hands):
-    """Store the game's totals, counts and status from its hands.
-
-    A confirmed game stays confirmed while it is complete; a correction that
-    leaves it incomplete takes the confirmation away.
-    """
+def game_recount(game, hands):
+    """Set the game's stored totals, counts and winner from its ``hands`` (their
+    banked scores), without saving: the one place a game's sums are counted
+    (:func:`_recompute` here, and the club archive's import). Returns the core's
+    summary of the game."""
     summary = _summary(game, hands)
     game.total_a, game.total_b = summary.totals
     game.hands_entered = len(hands)
     game.winner = summary.winner or ""
     for name, value in game_counts(hands, game_ruleset(game)).items():
         setattr(game, name, value)
+    return summary
+
+
+def game_hands_build(*, game: Game, rows: list[HandInput]):
+    """``rows`` as the game's hands 1, 2, 3 ..., each scored by the rules core under
+    the game's rule set as :func:`hand_record` scores it (the roefel checked), and the
+    game's totals counted from them (:func:`game_recount`); nothing is saved. Returns
+    (the hands, the core's summary of the game). Raises the ValidationError of the
+    first hand the core refuses, with ``.hand_index`` (0-based)."""
+    ruleset = game_ruleset(game)
+    hands = []
+    for index, row in enumerate(rows):
+        try:
+            hands.append(_build_hand(game, index + 1, row, ruleset))
+        except ValidationError as exc:
+            exc.hand_index = index
+            raise
+    return hands, game_recount(game, hands)
+
+
+def _recompute(game, hands):
+    """Store the game's totals, counts and status from its hands.
+
+    A confirmed game stays confirmed while it is complete; a correction that
+    leaves it incomplete takes the confirmation away.
+    """
+    summary = game_recount(game, hands)
     if game.status != Game.Status.CONFIRMED or not summary.complete:
         game.status = Game.Status.COMPLETE if summary.complete else Game.Status.OPEN
         game.confirmed_by = ""

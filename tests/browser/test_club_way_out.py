@@ -151,9 +151,7 @@ def test_a_club_leaves_with_its_data_and_comes_back_with_the_same_standings(
     assert any(n.endswith(".csv") for n in inside)
     data = json.loads(zipped.read("club.json"))
     assert data["format"] == "klaverjas-club-archive" and data["club"]["name"] == "De Klaverboer"
-    archived = {
-        item["fields"]["name"] for item in data["objects"] if item["model"] == "clubs.member"
-    }
+    archived = {row["name"] for row in data["rows"]["clubs.member"]}
     assert archived == set(NAMES)
     member_sheets = [
         load_workbook(io.BytesIO(zipped.read(n))).active
