@@ -242,8 +242,16 @@ def may_create_club(user) -> bool:
 
 @transaction.atomic
 def club_create(*, by, name: str, slug: str, ruleset_preset: str, address=None) -> Club:
-    """A new club with ``by`` as its administrator.
+    """A new club with ``by`` as its administrator (see :func:`club_start`)."""
+    club = Club(name=name.strip(), slug=slug.strip().lower(), ruleset_preset=ruleset_preset)
+    return club_start(club=club, by=by, address=address)
 
+
+@transaction.atomic
+def club_start(*, club: Club, by, address=None, summary=None, detail=None) -> Club:
+    """Save the new ``club`` (not saved yet) with ``by`` as its administrator.
+
+    The one way a club comes to be: "Start a club" and a club archive's import.
     Braked (``CLUB_START_LIMITS``): an account, and the client ``address`` a
     request brings, start only so many clubs a day. A short name another club
     has is the field's error, also when that club was started a moment ago (two
@@ -251,7 +259,6 @@ def club_create(*, by, name: str, slug: str, ruleset_preset: str, address=None) 
     """
     if not may_create_club(by):
         raise PermissionDenied(_("This site does not let you start a club."))
-    club = Club(name=name.strip(), slug=slug.strip().lower(), ruleset_preset=ruleset_preset)
     club.full_clean(validate_unique=False)  # the unique index answers, below
     try:
         with transaction.atomic():
@@ -267,7 +274,13 @@ def club_create(*, by, name: str, slug: str, ruleset_preset: str, address=None) 
         message %= {"wait": wait_text(settings.CLUB_START_WINDOW_SECONDS)}
         raise ValidationError({NON_FIELD_ERRORS: ValidationError(message, code="throttled")})
     ClubRole.objects.create(club=club, user=by, role=Role.ADMIN)
-    _log(club, by, ClubLog.Action.CLUB_CREATE, _("Club started"), {"user": by.pk})
+    _log(
+        club,
+        by,
+        ClubLog.Action.CLUB_CREATE,
+        summary or _("Club started"),
+        {"user": by.pk, **(detail or {})},
+    )
     return club
 
 

@@ -10,14 +10,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from common.forms import apply_validation_error
+from common.forms import apply_validation_error, form_status
 
 from . import services
 from .auth import SignupForm, client_address
@@ -39,11 +39,6 @@ def _loopback(request):
     from common.qr import is_loopback_host
 
     return is_loopback_host(request.get_host())
-
-
-def _throttled(form):
-    """The status of a form page: 429 when the brake refused it, else 200."""
-    return 429 if form.has_error(NON_FIELD_ERRORS, "throttled") else 200
 
 
 @login_required
@@ -68,7 +63,7 @@ def club_create(request):
                 _("%(name)s is ready. Start with the first steps below.") % {"name": club.name},
             )
             return redirect(club)
-    return render(request, "clubs/club_create.html", {"form": form}, status=_throttled(form))
+    return render(request, "clubs/club_create.html", {"form": form}, status=form_status(form))
 
 
 def signup(request):
@@ -80,7 +75,7 @@ def signup(request):
         user = form.save()
         login(request, user, backend=BACKEND)
         return redirect("clubs:club-create")
-    return render(request, "registration/signup.html", {"form": form}, status=_throttled(form))
+    return render(request, "registration/signup.html", {"form": form}, status=form_status(form))
 
 
 def invitation_accept(request, token):

@@ -1,6 +1,13 @@
 """Form helpers shared by every app."""
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
+
+
+def form_status(form):
+    """The status of a form page: 429 when a brake refused it (a form error of code
+    ``throttled``), else 200."""
+    return 429 if form.has_error(NON_FIELD_ERRORS, "throttled") else 200
 
 
 def apply_validation_error(form, exc):

@@ -8,11 +8,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.auth import client_address
 from clubs.forms import ClubCreateForm
 from clubs.permissions import Role, club_required
 from clubs.services import may_create_club
 from common.downloads import download
-from common.forms import apply_validation_error
+from common.forms import apply_validation_error, form_status
 
 from .exports.archive import WEB_MAX_ROWS, club_archive_import, club_archive_zip, web_limits
 
@@ -62,12 +63,12 @@ def club_archive_upload(request):
                 name=form.cleaned_data["name"],
                 slug=form.cleaned_data["slug"],
                 limits=web_limits(),
+                address=client_address(request),
             )
         except ValidationError as exc:
             apply_validation_error(form, exc)
         else:
             messages.success(request, _("%(name)s is imported.") % {"name": club.name})
             return redirect(club)
-    return render(
-        request, "scoring/club_archive_import.html", {"form": form, "max_rows": WEB_MAX_ROWS}
-    )
+    context = {"form": form, "max_rows": WEB_MAX_ROWS}
+    return render(request, "scoring/club_archive_import.html", context, status=form_status(form))

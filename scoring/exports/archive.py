@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from django.apps import apps
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import DatabaseError, IntegrityError, connections, router, transaction
+from django.db import DatabaseError, connections, router, transaction
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -69,8 +69,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs import exports as member_exports
-from clubs.models import Club, ClubLog, ClubRole
-from clubs.services import club_data_models, club_rows, may_create_club
+from clubs.models import Club, ClubLog
+from clubs.services import club_data_models, club_rows, club_start, may_create_club
 from common.columns import TEXT as TEXT_COLUMN
 from common.columns import Column
 from scoring.models import Adjustment
@@ -1013,38 +1013,36 @@ def _name_refused(label, manager, chunk, fields, db):
 
 
 def club_archive_import(
-    *, data: bytes, by, name: str = "", slug: str, limits: ArchiveLimits | None = None
+    *,
+    data: bytes,
+    by,
+    name: str = "",
+    slug: str,
+    limits: ArchiveLimits | None = None,
+    address=None,
 ) -> Club:
     """A new club from an archive, with ``by`` as its administrator; all or nothing.
 
     The file is read and every row checked before the transaction starts (the site
     goes on writing meanwhile); ``limits`` default to the page's (:func:`web_limits`).
+    The club is started as "Start a club" starts one (``clubs.services.club_start``:
+    the same brake per account and client ``address``, the same short-name check).
     """
     if not may_create_club(by):
         raise PermissionDenied(_("This site does not let you start a club."))
     plan = archive_plan(read_archive(data, limits))
-    taken = ValidationError({"slug": _("Another club already uses this short name.")})
     with transaction.atomic():
-        club = Club(**plan.club, slug=slug)
+        club = Club(**plan.club, slug=slug.strip().lower())
         if name.strip():
             club.name = name.strip()
-        club.full_clean(validate_unique=False)
-        if Club.objects.filter(slug=club.slug).exists():
-            raise taken
-        try:
-            with transaction.atomic():
-                club.save()
-        except IntegrityError as exc:  # the same name, started at the same moment
-            raise taken from exc
-        ClubRole.objects.create(club=club, user=by, role=ClubRole.Role.ADMIN)
-        new_pk = {}  # label -> {id in the archive: new primary key}
-        for label, read in plan.rows.items():
-            new_pk[label] = _insert(label, read, club, new_pk)
-        ClubLog.objects.create(
+        club = club_start(
             club=club,
-            user=by,
-            action=ClubLog.Action.CLUB_CREATE,
+            by=by,
+            address=address,
             summary=_("Club started from an archive"),
             detail={"rows": plan.count},
         )
+        new_pk = {}  # label -> {id in the archive: new primary key}
+        for label, read in plan.rows.items():
+            new_pk[label] = _insert(label, read, club, new_pk)
     return club

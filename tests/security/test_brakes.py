@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from clubs import auth
@@ -258,3 +259,28 @@ def test_concurrent_tries_get_no_more_than_the_limit(clock):
         for thread in threads:
             thread.join(timeout=30)
     assert sorted(answers) == [False] * (tries - limit) + [True] * limit
+
+
+def test_a_club_archive_starts_a_club_under_the_same_brake(client, open_site):
+    """An archive's import starts a club as "Start a club" does: it counts against the
+    same limits, so a fresh sign-up cannot start clubs in bulk that way either."""
+    from scoring.exports.archive import club_archive_json
+
+    source = factories.club(name="Bronclub", slug="bronclub")
+    factories.member(source, "Archief Lid")
+    data = club_archive_json(source)
+    client.force_login(factories.user("archivaris"))
+    limit = django_settings.CLUB_START_LIMITS["user"]
+    for n in range(limit):
+        assert start_club(client, f"Club {n}", address=f"10.0.1.{n}").status_code == 302
+    before = Club.objects.count()
+    upload = SimpleUploadedFile("club.json", data, content_type="application/json")
+    refused = client.post(
+        reverse("exports:club-archive-import"),
+        {"slug": "uit-archief", "file": upload},
+        REMOTE_ADDR="10.7.7.7",
+        **ENGLISH,
+    )
+    assert refused.status_code == 429
+    assert "Too many new clubs from this account or address" in refused.text
+    assert Club.objects.count() == before
