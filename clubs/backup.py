@@ -249,13 +249,26 @@ def _check_migrations(name, applied):
         )
 
 
+#: SQLite's own bookkeeping tables, which ``sqlite_master`` lists beside the site's and
+#: whose content SQLite keeps itself (AUTOINCREMENT counters, ANALYZE statistics).
+SQLITE_OWN_TABLES = frozenset(
+    {"sqlite_sequence", "sqlite_stat1", "sqlite_stat2", "sqlite_stat3", "sqlite_stat4"}
+)
+
+
 def _read_schema(db) -> dict:
-    """``sqlite_master`` of an open database: (type, name) -> (table, normalized SQL)."""
-    rows = db.execute(
-        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' "
-        "ESCAPE '\\'"
-    )
-    return {(kind, name): (table, " ".join((sql or "").split())) for kind, name, table, sql in rows}
+    """``sqlite_master`` of an open database: (type, name) -> (table, normalized SQL).
+
+    Every row counts, whatever its name: only SQLite's own tables, by exact name,
+    are left out. (A trigger written into ``sqlite_master`` by hand may be named
+    ``sqlite_…`` too; leaving out names by their prefix would let it through.)
+    """
+    rows = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+    return {
+        (kind, name): (table, " ".join((sql or "").split()))
+        for kind, name, table, sql in rows
+        if not (kind == "table" and name in SQLITE_OWN_TABLES)
+    }
 
 
 @functools.cache

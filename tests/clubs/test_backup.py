@@ -304,7 +304,37 @@ PLANTED_TRIGGER = (
     "BEGIN UPDATE auth_user SET is_superuser=1, is_staff=1 WHERE id=NEW.id; END"
 )
 
+
+def _written_into_sqlite_master(kind, name, table, sql):
+    """A schema row written straight into ``sqlite_master`` (as ``PRAGMA writable_schema``
+    allows), under a name SQLite keeps for itself: ``integrity_check`` still says ok."""
+
+    def build(directory):
+        good = _valid_backup(directory / "good")
+        db = sqlite3.connect(good)
+        db.execute("PRAGMA writable_schema=ON")
+        db.execute(
+            "INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql)"
+            " VALUES (?, ?, ?, 0, ?)",
+            (kind, name, table, sql),
+        )
+        db.commit()
+        db.close()
+        return good
+
+    return build
+
+
 SQLITE_CASES = {
+    "a planted trigger named like SQLite's own": (
+        _written_into_sqlite_master(
+            "trigger",
+            "sqlite_evil",
+            "auth_user",
+            PLANTED_TRIGGER.replace("every_signup_a_superuser", "sqlite_evil"),
+        ),
+        "it has a trigger 'sqlite_evil' of its own (on auth_user)",
+    ),
     "random bytes": (lambda d: _random_bytes(d, ".sqlite3"), "not a SQLite database"),
     "damaged pages": (_damaged_pages, "damaged"),
     "a cut-short file": (_truncated_sqlite, "damaged"),
