@@ -115,7 +115,7 @@ def locked(*args, **kwargs):
 def test_a_locked_save_from_the_phone_is_503_with_retry_after(club, monkeypatch, drawn_evening):
     table = drawn_evening(club, factories.role(club, "director")).tables[0]
     client = Client(raise_request_exception=False)
-    monkeypatch.setattr("scoring.services.hand_record", locked)
+    monkeypatch.setattr("scoring.services.hand_record_or_get", locked)
     response = client.post(
         entry_url(table, "table-hands-json"),
         json.dumps(first_hand()),

@@ -90,7 +90,7 @@ def test_a_directors_home_page_links_tonights_evening_and_the_next_one(
     )
     scored_only = factories.evening(theirs, today)
     client.force_login(director)
-    with django_assert_num_queries(4):  # session, user, clubs, evenings
+    with django_assert_num_queries(5):  # session, user, clubs, evenings, a fresh site?
         page = client.get("/", headers={"accept-language": "en"}).text
     tonight_section = page.split('id="tonight"')[1].split("</section>")[0]
     assert [tonight.get_absolute_url(), next_week.get_absolute_url()] == re.findall(
