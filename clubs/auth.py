@@ -37,7 +37,8 @@ from axes.helpers import get_lockout_parameters
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
-from django.contrib.auth.views import PasswordResetView
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
+from django.contrib.auth.views import PasswordResetConfirmView, PasswordResetView
 from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
 from django.core.exceptions import ValidationError
@@ -318,10 +319,36 @@ class ResetPasswordForm(PasswordResetForm):
         return cleaned
 
 
+class AccountTokenGenerator(PasswordResetTokenGenerator):
+    """Django's password-reset tokens, bound also to whose person the account is.
+
+    A token stops working when the password changes or the account logs in
+    (Django's own rule), and here also when its roles, the clubs it ever held
+    a role in, its linked member records or its operator flags change. A club
+    makes a password link only for an account that is that club's alone
+    (``clubs.permissions.password_link_refusal``); were the link good after the
+    account became another club's administrator, the club could still take it
+    over. Every reset link of the site, e-mailed or made by a club, is one.
+    """
+
+    def _make_hash_value(self, user, timestamp):
+        from .models import ClubRole, Member, RoleTrace
+
+        roles = sorted(ClubRole.objects.filter(user=user).values_list("club_id", "role"))
+        traces = sorted(RoleTrace.objects.filter(user=user).values_list("club_id", flat=True))
+        members = sorted(Member.objects.filter(user=user).values_list("club_id", flat=True))
+        people = f"{user.is_staff}|{user.is_superuser}|{roles}|{traces}|{members}"
+        return f"{super()._make_hash_value(user, timestamp)}|{people}"
+
+
+account_token_generator = AccountTokenGenerator()
+
+
 class ResetPasswordView(PasswordResetView):
     """Send a reset link by e-mail, or say plainly that this site cannot."""
 
     form_class = ResetPasswordForm
+    token_generator = account_token_generator
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "request": self.request}
@@ -362,3 +389,9 @@ class SignupForm(UserCreationForm):
                     params={"wait": wait},
                 ),
             )
+
+
+class ResetPasswordConfirmView(PasswordResetConfirmView):
+    """Set a new password from a reset link, checked with :data:`account_token_generator`."""
+
+    token_generator = account_token_generator

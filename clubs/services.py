@@ -12,7 +12,6 @@ from smtplib import SMTPException
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
-from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import ProtectedError, RestrictedError
@@ -22,7 +21,13 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from . import signals
-from .auth import club_start_allowed, throttle_allowed, throttle_clear, wait_text
+from .auth import (
+    account_token_generator,
+    club_start_allowed,
+    throttle_allowed,
+    throttle_clear,
+    wait_text,
+)
 from .models import Club, ClubLog, ClubRole, Invitation, Member
 from .permissions import Role, account_confined_to, password_link_refusal, require_role
 
@@ -428,7 +433,7 @@ def password_link_create(*, club: Club, user, by) -> tuple[str, str]:
         _("Password link made for %(user)s") % {"user": user.get_username()},
         {"user": user.pk},
     )
-    return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
+    return urlsafe_base64_encode(force_bytes(user.pk)), account_token_generator.make_token(user)
 
 
 # --- Forget a person ------------------------------------------------------------------------

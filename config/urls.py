@@ -6,7 +6,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from clubs import views_access, views_account
-from clubs.auth import LoginForm, ResetPasswordView
+from clubs.auth import LoginForm, ResetPasswordConfirmView, ResetPasswordView
 
 urlpatterns = [
     path("", include("clubs.urls")),
@@ -27,6 +27,11 @@ urlpatterns = [
     path("accounts/me/", views_account.account, name="account"),
     path("accounts/me/export.json", views_account.account_export, name="account-export"),
     path("accounts/me/delete/", views_account.account_delete, name="account-delete"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        ResetPasswordConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

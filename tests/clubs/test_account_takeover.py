@@ -9,6 +9,7 @@ Both must fail, and nothing may change.
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from clubs import services
@@ -144,3 +145,60 @@ def test_a_role_saved_in_the_admin_leaves_its_trace_too(two_clubs):
     person = factories.user("via-admin")
     ClubRole(club=a, user=person, role="scorer").save()
     assert list(RoleTrace.objects.filter(user=person).values_list("club_id", flat=True)) == [a.pk]
+
+
+@override_settings(CLUB_CREATION="anyone")
+def test_a_password_link_stops_working_once_the_account_is_another_clubs_too(client):
+    """The link is made while the account is club A's alone; then its owner starts a
+    club of their own. The old link must no longer set a password: club A's
+    administrator would take over club B's administrator with it."""
+    a = factories.club(name="Club A", slug="club-a")
+    admin_a = factories.role(a, "admin", factories.user("admin-a"))
+    victim = factories.user("slachtoffer", password="eigen-wachtwoord-1")
+    owner = Client()
+    owner.force_login(victim)
+    invitation = services.invitation_create(club=a, role="member", by=admin_a)
+    accept = reverse("invitation-accept", kwargs={"token": invitation.token})
+    assert owner.post(accept).status_code == 302
+
+    client.force_login(admin_a)
+    page = client.post(_link_url(a, victim))
+    assert page.status_code == 200
+    path = page.context["url"].split("testserver", 1)[1]
+    # The link works now (it redirects to the set-password form) ...
+    fresh = Client().get(path, follow=True)
+    assert fresh.context["validlink"] is True
+
+    new_club = {"name": "Club B", "slug": "club-b", "ruleset_preset": "rotterdam"}
+    assert owner.post(reverse("clubs:club-create"), new_club).status_code == 302
+    assert ClubRole.objects.get(user=victim, club__slug="club-b").role == "admin"
+
+    # ... and no longer once the account is club B's administrator.
+    attacker = Client()
+    response = attacker.get(path, follow=True)
+    assert response.context["validlink"] is False
+    set_url = path.rsplit("/", 2)[0] + "/set-password/"
+    attacker.post(set_url, {"new_password1": "Overname-9981x", "new_password2": "Overname-9981x"})
+    victim.refresh_from_db()
+    assert victim.check_password("eigen-wachtwoord-1")
+    assert not victim.check_password("Overname-9981x")
+
+
+def test_an_emailed_reset_link_still_sets_the_password(client, settings):
+    """Every reset link of the site goes through the same tokens: the e-mailed one works."""
+    from django.core import mail
+
+    settings.EMAIL_CONFIGURED = True
+    person = factories.user("vergeetachtig", password="oud-wachtwoord-1", email="v@example.org")
+    assert client.post(reverse("password_reset"), {"email": "v@example.org"}).status_code == 302
+    (message,) = mail.outbox
+    path = next(w for w in message.body.split() if "/accounts/reset/" in w).split("testserver")[1]
+    response = client.get(path, follow=True)
+    assert response.context["validlink"] is True
+    set_url = response.redirect_chain[-1][0]
+    response = client.post(
+        set_url, {"new_password1": "Nieuw-9981x!", "new_password2": "Nieuw-9981x!"}
+    )
+    assert response.status_code == 302
+    person.refresh_from_db()
+    assert person.check_password("Nieuw-9981x!")
