@@ -288,17 +288,39 @@ def signup_allowed(*, address):
     return throttle_allowed(keys, window=settings.SIGNUP_WINDOW_SECONDS)
 
 
+def _per_account_and_address(what, limits, window, *, user, address):
+    if user.is_staff or user.is_superuser:
+        return True
+    keys = [(f"{what}-user:{user.pk}", limits["user"])]
+    if address:
+        keys.append((f"{what}-address:{address}", limits["ip_address"]))
+    return throttle_allowed(keys, window=window)
+
+
+def archive_import_allowed(*, user, address=None):
+    """Count one club archive read by ``user`` (from ``address``), refused or not: each
+    costs the reading and checking of up to a page's rows. The site's operators
+    have no limit."""
+    return _per_account_and_address(
+        "archive-import",
+        settings.ARCHIVE_IMPORT_LIMITS,
+        settings.ARCHIVE_IMPORT_WINDOW_SECONDS,
+        user=user,
+        address=address,
+    )
+
+
 def club_start_allowed(*, user, address=None):
     """Count one new club by ``user`` (from ``address``, when a request brings one);
     False when the account or the address started too many lately. The site's
     operators (staff, superusers) have no limit."""
-    if user.is_staff or user.is_superuser:
-        return True
-    limits = settings.CLUB_START_LIMITS
-    keys = [(f"club-start-user:{user.pk}", limits["user"])]
-    if address:
-        keys.append((f"club-start-address:{address}", limits["ip_address"]))
-    return throttle_allowed(keys, window=settings.CLUB_START_WINDOW_SECONDS)
+    return _per_account_and_address(
+        "club-start",
+        settings.CLUB_START_LIMITS,
+        settings.CLUB_START_WINDOW_SECONDS,
+        user=user,
+        address=address,
+    )
 
 
 # --- Password reset ------------------------------------------------------------------------

@@ -253,7 +253,9 @@ def club_create(*, by, name: str, slug: str, ruleset_preset: str, address=None) 
 
 
 @transaction.atomic
-def club_start(*, club: Club, by, address=None, summary=None, detail=None) -> Club:
+def club_start(
+    *, club: Club, by, address=None, summary=None, detail=None, braked: bool = True
+) -> Club:
     """Save the new ``club`` (not saved yet) with ``by`` as its administrator.
 
     The one way a club comes to be: "Start a club" and a club archive's import.
@@ -261,6 +263,7 @@ def club_start(*, club: Club, by, address=None, summary=None, detail=None) -> Cl
     request brings, start only so many clubs a day. A short name another club
     has is the field's error, also when that club was started a moment ago (two
     "Start a club" at once): the unique index says so, on either database.
+    ``braked=False`` is for the operator's commands.
     """
     if not may_create_club(by):
         raise PermissionDenied(_("This site does not let you start a club."))
@@ -274,7 +277,7 @@ def club_start(*, club: Club, by, address=None, summary=None, detail=None) -> Cl
         taken = _("Another club already uses this short name.")
         raise ValidationError({"slug": ValidationError(taken, code="unique")}) from None
     # Counted once the club would be made; a refusal undoes the insert.
-    if not club_start_allowed(user=by, address=address):
+    if braked and not club_start_allowed(user=by, address=address):
         message = _("Too many new clubs from this account or address. Try again in %(wait)s.")
         message %= {"wait": wait_text(settings.CLUB_START_WINDOW_SECONDS)}
         raise ValidationError({NON_FIELD_ERRORS: ValidationError(message, code="throttled")})

@@ -255,6 +255,9 @@ SIGNUP_LIMITS = {"ip_address": 5}
 SIGNUP_WINDOW_SECONDS = 3600
 CLUB_START_LIMITS = {"ip_address": 5, "user": 3}  # the site's operators have none
 CLUB_START_WINDOW_SECONDS = 24 * 3600
+# Club archives read (each up to 20,000 rows checked), refused or not, per day.
+ARCHIVE_IMPORT_LIMITS = {"ip_address": 20, "user": 10}  # the site's operators have none
+ARCHIVE_IMPORT_WINDOW_SECONDS = 24 * 3600
 
 
 # --- E-mail (password reset) -----------------------------------------------------------------

@@ -59,7 +59,8 @@ import zlib
 from dataclasses import dataclass
 
 from django.apps import apps
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connections, router, transaction
 from django.template.defaultfilters import filesizeformat
@@ -69,6 +70,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs import exports as member_exports
+from clubs.auth import archive_import_allowed, wait_text
 from clubs.models import Club, ClubLog
 from clubs.services import club_data_models, club_rows, club_start, may_create_club
 from common.columns import TEXT as TEXT_COLUMN
@@ -1020,16 +1022,24 @@ def club_archive_import(
     slug: str,
     limits: ArchiveLimits | None = None,
     address=None,
+    braked: bool = True,
 ) -> Club:
     """A new club from an archive, with ``by`` as its administrator; all or nothing.
 
     The file is read and every row checked before the transaction starts (the site
     goes on writing meanwhile); ``limits`` default to the page's (:func:`web_limits`).
     The club is started as "Start a club" starts one (``clubs.services.club_start``:
-    the same brake per account and client ``address``, the same short-name check).
+    the same brake per account and client ``address``, the same short-name check),
+    and each archive read counts against a brake of its own first, refused or not
+    (``clubs.auth.archive_import_allowed``). ``braked=False`` is for the operator's
+    ``import_club`` command.
     """
     if not may_create_club(by):
         raise PermissionDenied(_("This site does not let you start a club."))
+    if braked and not archive_import_allowed(user=by, address=address):
+        message = _("Too many club archives from this account or address. Try again in %(wait)s.")
+        message %= {"wait": wait_text(settings.ARCHIVE_IMPORT_WINDOW_SECONDS)}
+        raise ValidationError({NON_FIELD_ERRORS: ValidationError(message, code="throttled")})
     plan = archive_plan(read_archive(data, limits))
     with transaction.atomic():
         club = Club(**plan.club, slug=slug.strip().lower())
@@ -1039,6 +1049,7 @@ def club_archive_import(
             club=club,
             by=by,
             address=address,
+            braked=braked,
             summary=_("Club started from an archive"),
             detail={"rows": plan.count},
         )

@@ -284,3 +284,29 @@ def test_a_club_archive_starts_a_club_under_the_same_brake(client, open_site):
     assert refused.status_code == 429
     assert "Too many new clubs from this account or address" in refused.text
     assert Club.objects.count() == before
+
+
+def test_club_archives_read_are_braked_refused_or_not(client, open_site):
+    """Each upload costs the reading and checking of up to 20,000 rows, even when its
+    last row is refused: the reads themselves are counted, per account and address."""
+    client.force_login(factories.user("archiefstorm"))
+    limit = django_settings.ARCHIVE_IMPORT_LIMITS["user"]
+    bad = b'{"format": "klaverjas-club-archive", "version": 2, "club": {}, "rows": []}'
+
+    def upload(slug):
+        upload = SimpleUploadedFile("club.json", bad, content_type="application/json")
+        return client.post(
+            reverse("exports:club-archive-import"),
+            {"slug": slug, "file": upload},
+            REMOTE_ADDR="10.8.8.8",
+            **ENGLISH,
+        )
+
+    for n in range(limit):
+        refused = upload(f"poging-{n}")
+        assert refused.status_code == 200  # the file's own refusal
+        assert "Too many club archives" not in refused.text
+    braked = upload("nog-een-poging")
+    assert braked.status_code == 429
+    assert "Too many club archives from this account or address" in braked.text
+    assert not Club.objects.exists()

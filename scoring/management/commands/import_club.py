@@ -48,7 +48,12 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         try:
             club = club_archive_import(
-                data=data, by=user, name=options["name"], slug=options["slug"], limits=limits
+                data=data,
+                by=user,
+                name=options["name"],
+                slug=options["slug"],
+                limits=limits,
+                braked=False,  # the operator's own command, on the machine
             )
         except (ValidationError, PermissionDenied) as exc:
             messages = exc.messages if isinstance(exc, ValidationError) else [str(exc)]
