@@ -401,3 +401,30 @@ class Invitation(models.Model):
 
         now = now or timezone.now()
         return self.used_at is None and self.revoked_at is None and self.expires_at > now
+
+
+class PasswordLink(models.Model):
+    """That a club made a one-time password link for an account: kept with the account.
+
+    The account's owner sees it on their account page (by whom, in which club,
+    when). It is the account's, not the club's: it stays when the club is
+    deleted, so whoever made the link cannot wipe its trace with the club.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="password_links_received",
+        verbose_name=_("account"),
+    )
+    club_name = models.CharField(_("club"), max_length=120)
+    made_by = models.CharField(_("made by"), max_length=150)
+    created_at = models.DateTimeField(_("made"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("password link made")
+        verbose_name_plural = _("password links made")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.user} · {self.club_name} · {self.made_by}"

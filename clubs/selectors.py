@@ -105,15 +105,11 @@ def account_logins(*, user):
 
 def password_links_for(*, user):
     """Every one-time password link made for ``user``'s account: in which club, by
-    whom, when (the club log's ``password_link`` lines, which name the account by
-    its number in ``detail["user"]``)."""
-    from .models import ClubLog
+    whom, when. Kept with the account (``PasswordLink``), not in the club's log,
+    so it outlives the club that made it."""
+    from .models import PasswordLink
 
-    return (
-        ClubLog.objects.filter(action=ClubLog.Action.PASSWORD_LINK, detail__user=user.pk)
-        .select_related("club", "user")
-        .order_by("-created_at", "-pk")
-    )
+    return PasswordLink.objects.filter(user=user).order_by("-created_at", "-pk")
 
 
 def account_data(*, user):
@@ -161,8 +157,8 @@ def account_data(*, user):
         ],
         "password_links": [
             {
-                "club": line.club.name,
-                "by": line.user.get_username() if line.user else None,
+                "club": line.club_name,
+                "by": line.made_by,
                 "when": when(line.created_at),
             }
             for line in password_links_for(user=user)

@@ -28,7 +28,7 @@ from .auth import (
     throttle_clear,
     wait_text,
 )
-from .models import Club, ClubLog, ClubRole, Invitation, Member
+from .models import Club, ClubLog, ClubRole, Invitation, Member, PasswordLink
 from .permissions import Role, account_confined_to, password_link_refusal, require_role
 
 #: What a club's administrator sets (and what a club archive carries of the club itself).
@@ -436,6 +436,7 @@ def password_link_create(*, club: Club, user, by) -> tuple[str, str]:
         _("Password link made for %(user)s") % {"user": user.get_username()},
         {"user": user.pk},
     )
+    PasswordLink.objects.create(user=user, club_name=club.name, made_by=by.get_username())
     return urlsafe_base64_encode(force_bytes(user.pk)), account_token_generator.make_token(user)
 
 

@@ -202,3 +202,16 @@ def test_an_emailed_reset_link_still_sets_the_password(client, settings):
     assert response.status_code == 302
     person.refresh_from_db()
     assert person.check_password("Nieuw-9981x!")
+
+
+def test_the_trace_of_a_password_link_outlives_the_club_that_made_it(client, two_clubs):
+    """Whoever made the link cannot wipe its trace by deleting their club: the owner's
+    account page still says who made it, in which club, and when."""
+    a, _b, admin_a, _admin_b = two_clubs
+    person = factories.role(a, "scorer", factories.user("teller"))
+    services.password_link_create(club=a, user=person, by=admin_a)
+    services.club_delete(club=a, by=admin_a, confirm_name="Club A")
+    client.force_login(person)
+    page = client.get(reverse("account"), HTTP_ACCEPT_LANGUAGE="en").text
+    table = page.split("Password links made for your account")[1].split("</table>")[0]
+    assert "Club A" in table and "admin-a" in table
