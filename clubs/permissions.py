@@ -69,11 +69,13 @@ def account_confined_to(user, club) -> bool:
     """Whether the account is this club's alone, so the club may act on it as a whole.
 
     True only when the account is no site operator (staff or superuser), every
-    role it holds and every member record linked to it is in ``club``, and it
+    role it holds and every member record linked to it is in ``club``, it
     never held a role in another club (a :class:`~clubs.models.RoleTrace`, kept
-    after the role goes). A club may make a password link for such an account
-    and close it when it forgets the member; for any other account it may not,
-    because the account is also another club's person (see docs/permissions.md).
+    after the role goes), and no layer above ties it to another club
+    (``clubs.signals.account_ties``: a league team's captain, a league's
+    organiser). A club may make a password link for such an account and close
+    it when it forgets the member; for any other account it may not, because
+    the account is also another club's person (see docs/permissions.md).
     """
     if user.is_staff or user.is_superuser:
         return False
@@ -81,7 +83,12 @@ def account_confined_to(user, club) -> bool:
         return False
     if Member.objects.filter(user=user).exclude(club=club).exists():
         return False
-    return not RoleTrace.objects.filter(user=user).exclude(club_id=club.pk).exists()
+    if RoleTrace.objects.filter(user=user).exclude(club_id=club.pk).exists():
+        return False
+    # The layers above (leagues' captains and organisers) answer for their own ties.
+    from .signals import account_ties
+
+    return not any(tied for _receiver, tied in account_ties.send(Club, user=user, club=club))
 
 
 def password_link_refusal(*, by, user, club):

@@ -109,6 +109,15 @@ def can_manage_team(user, team) -> bool:
     )
 
 
+def account_tied_elsewhere(*, user, club) -> bool:
+    """Whether the account acts in a league for another club than ``club``: a captain
+    of another club's team, or a named organiser of another club's league. Such an
+    account is not ``club``'s alone (``clubs.permissions.account_confined_to``)."""
+    if LeagueTeam.objects.filter(captains=user).exclude(club=club).exists():
+        return True
+    return League.objects.filter(organisers=user).exclude(competition__club=club).exists()
+
+
 def require_team_manager(user, team):
     if not can_manage_team(user, team):
         raise PermissionDenied(

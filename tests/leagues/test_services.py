@@ -398,3 +398,41 @@ def test_the_league_service_refuses_a_bad_tie_break_order_through_the_model(worl
     assert info.value.message_dict == {"tie_breaks": ["Each tie-break once."]}
     world.league.refresh_from_db()
     assert world.league.tie_breaks == ["head_to_head", "point_difference", "points_for"]
+
+
+def test_a_captain_or_organiser_for_another_club_is_not_one_clubs_alone(db):
+    """Club A may not reset the password of an account that acts for club C in a
+    league (a captain of C's team, an organiser of C's league): the account is also
+    C's person, and its new owner would act for C."""
+    from clubs import services as club_services
+    from clubs.permissions import account_confined_to
+
+    league_services = services
+
+    a, c = factories.club(name="Club A"), factories.club(name="Club C")
+    admin_a, admin_c = factories.role(a, "admin"), factories.role(c, "admin")
+    league = league_services.league_create(
+        club=c,
+        by=admin_c,
+        name="Bond C",
+        season="2026-2027",
+        start_date=datetime.date(2026, 9, 1),
+        end_date=datetime.date(2027, 6, 30),
+        hands_per_game=4,
+        tables_per_match=2,
+        games_per_table=1,
+    )
+    organiser = factories.role(a, "member", factories.user("organisator"))
+    assert account_confined_to(organiser, a)
+    league.organisers.add(organiser)
+    assert not account_confined_to(organiser, a)
+    with pytest.raises(PermissionDenied):
+        club_services.password_link_create(club=a, user=organiser, by=admin_a)
+
+    captain = factories.role(a, "member", factories.user("aanvoerder"))
+    team = league_services.team_create(
+        league=league, division=league.divisions.get(), club=c, name="C1", by=admin_c
+    )
+    assert account_confined_to(captain, a)
+    team.captains.add(captain)
+    assert not account_confined_to(captain, a)
