@@ -228,3 +228,14 @@ def test_a_deleted_accounts_username_leaves_club_and_league_logs(league_world):
     assert not LeagueLog.objects.exclude(pk=keep.pk).filter(summary__contains="piet").exists()
     keep.refresh_from_db()
     assert keep.summary == "piet.pietersenx stays"
+
+
+def test_the_forget_page_says_what_becomes_of_the_username():
+    club = factories.club(name="Club", slug="club-page")
+    admin = factories.role(club, "admin", factories.user("adm-page"))
+    person = factories.member(club, "Jan Jansen")
+    account = _invited(club, admin, "jan.jansen", member=person)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(admin)
+    page = client.get(reverse("clubs:member-forget", kwargs={"club": club.slug, "pk": person.pk}))
+    assert f"Its username jan.jansen becomes closed-{account.pk}" in page.text
