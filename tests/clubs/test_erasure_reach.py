@@ -22,7 +22,7 @@ from clubs.models import ClubLog
 from leagues.models import LeagueLog, LeagueMatch, LeagueTeam
 from scoring import services as scoring_services
 from scoring.demo import play_game
-from scoring.models import Adjustment, AuditEntry, Game
+from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tests import factories
 from tests.leagues.conftest import build_league, generate, seat
 from tests.scoring.conftest import play_season  # noqa: F401 (a fixture)
@@ -239,3 +239,45 @@ def test_the_forget_page_says_what_becomes_of_the_username():
     client.force_login(admin)
     page = client.get(reverse("clubs:member-forget", kwargs={"club": club.slug, "pk": person.pk}))
     assert f"Its username jan.jansen becomes closed-{account.pk}" in page.text
+
+
+def test_settings_choices_and_hand_inputs_keep_a_value_that_equals_a_name_or_number(
+    play_season,  # noqa: F811
+):
+    club = factories.club(name="Club Y", slug="cluby")
+    admin = factories.role(club, "admin", factories.user("admy"))
+    _season, _members, _evenings, _director = play_season(club, evenings=1, players=8, rounds=1)
+    hand = Hand.objects.filter(game__table__round__evening__competition__club=club).first()
+    Hand.objects.filter(pk=hand.pk).update(declared_a="20")
+    line = ClubLog.objects.create(club=club, user=admin, action="club_update", summary="x")
+    person = factories.member(club, "club_update", membership_number="20")
+
+    services.member_forget(member=person, by=admin)
+
+    hand.refresh_from_db()
+    line.refresh_from_db()
+    assert hand.declared_a == "20"
+    assert line.action == "club_update"
+
+
+def test_a_username_that_is_an_ordinary_word_leaves_lines_not_about_it(league_world):
+    world, a, admin_a, _match = league_world
+    user = _invited(a, admin_a, "de", role="scorer")
+    team = LeagueTeam.objects.filter(club=a).first()
+    from leagues import services as league_services
+
+    league_services.team_captain_add(team=team, user=user, by=world.organiser)
+    other = ClubLog.objects.create(
+        club=a, user=admin_a, action="club_update", summary="Op de avond"
+    )
+    league_line = LeagueLog.objects.create(league=world.league, summary="Uitslag door de leider")
+    accepted = ClubLog.objects.get(club=a, user=user, action=ClubLog.Action.INVITATION_ACCEPT)
+
+    services.account_delete(user=user, by=user, password="pw-Klaver-9")
+
+    other.refresh_from_db()
+    league_line.refresh_from_db()
+    accepted.refresh_from_db()
+    assert other.summary == "Op de avond"
+    assert league_line.summary == "Uitslag door de leider"
+    assert not accepted.summary.startswith("de ")  # the line about the account loses it
