@@ -820,33 +820,75 @@ def _account_clubs(account):
 def _scrub_username(account, *, clubs, replacement):
     """Replace ``account``'s username in the lines of ``clubs`` that name it.
 
-    The username stands as a whole (``jan.jansen``, not ``jan.jansenx`` or
-    ``x.jan.jansen``; a full stop after it ends the sentence). A club log line
-    about the account (by it, or with it in its details) and an audit entry it
-    made lose it wherever it stands. Other log lines (a league's "X is captain
-    of ...", which do not say whom they are about) lose it only in the ``summary``
-    of the clubs it had a place in, and only when the username cannot be an
-    ordinary word (it holds a digit or a sign, or has six letters or more): a
-    username such as "de" is a word of every Dutch sentence, and one account must
-    not rewrite a club's log by its choice of name.
+    A club log line about the account (by it, or with it in its details) and
+    the "who" of an entry it made (an audit entry) lose the username wherever
+    it stands as a whole (``jan.jansen``, not ``jan.jansenx`` or
+    ``x.jan.jansen``; a full stop after it ends the sentence). Any other log
+    line (a league's "X is captain of ...", written by whoever named the
+    captain) of the clubs it had a place in loses it only where the whole line
+    is one of the site's sentences about an account (a message with
+    ``%(user)s``, in any of the site's languages) and the username stands in the
+    account's place: an account named "de" or "Uitslag" cannot rewrite the
+    words of another club's log by its choice of name.
     """
     username = account.get_username()
     scrub = _Scrub(sentences=[username], exact=(), replacement=replacement, username=True)
     linked = ClubLog.objects.filter(models.Q(user=account) | models.Q(detail__user=account.pk))
     scrub.rows(ClubLog, linked, _people_text_fields(ClubLog))
-    distinctive = len(username) >= 6 or not username.isalpha()
+    forms = _account_sentence_forms()
     for model, paths in _owned_data_models():
         fields = _people_text_fields(model)
         for field in model._meta.concrete_fields:
             if field.is_relation and field.related_model is type(account):
                 mine = model._base_manager.filter(**{field.name: account})
                 scrub.rows(model, mine, [f for f in fields if f.name in _WHO_FIELDS])
-        summaries = [f for f in fields if f.name == "summary"]
-        if distinctive and summaries and clubs:
+        for field in [f for f in fields if f.name == "summary"] if clubs else ():
             reach = models.Q()
             for path in paths:
                 reach |= models.Q(**{f"{path}__in": clubs})
-            scrub.rows(model, model._base_manager.filter(reach), summaries)
+            rows = model._base_manager.filter(reach, **{f"{field.attname}__contains": username})
+            for obj in rows.only("pk", field.attname):
+                old = getattr(obj, field.attname)
+                new = _account_sentence_scrub(old, forms, username, replacement)
+                if new != old:
+                    new = new if len(new) <= field.max_length else new[: field.max_length - 1] + "…"
+                    model._base_manager.filter(pk=obj.pk).update(**{field.attname: new})
+
+
+def _account_sentence_forms():
+    """The site's sentences about an account: every message with ``%(user)s``, as its
+    pieces (text, ``%(name)s`` placeholders), in each of the site's languages."""
+    from django.utils.translation import trans_real
+
+    forms = set()
+    for code, _name in settings.LANGUAGES:
+        for msgid, text in trans_real.translation(code)._catalog.items():
+            for form in (msgid, text):
+                if isinstance(form, str) and "%(user)s" in form:
+                    forms.add(tuple(re.split(r"(%\(\w+\)s)", form.replace("%%", "%"))))
+    return forms
+
+
+def _account_sentence_scrub(line, forms, username, replacement):
+    """``line`` with ``username`` replaced in the account's place, when the whole line
+    is one of ``forms``; else ``line`` unchanged."""
+    for pieces in forms:
+        pattern = "".join(
+            f"({re.escape(username)})"
+            if piece == "%(user)s"
+            else "(?:.+?)"
+            if re.fullmatch(r"%\(\w+\)s", piece)
+            else re.escape(piece)
+            for piece in pieces
+        )
+        match = re.fullmatch(pattern, line, re.DOTALL)
+        if match:
+            out, at = [], 0
+            for group in range(1, match.lastindex + 1):
+                out += [line[at : match.start(group)], replacement]
+                at = match.end(group)
+            return "".join([*out, line[at:]])
+    return line
 
 
 # --- Delete one's own account ---------------------------------------------------------------

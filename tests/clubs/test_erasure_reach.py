@@ -271,6 +271,8 @@ def test_a_username_that_is_an_ordinary_word_leaves_lines_not_about_it(league_wo
         club=a, user=admin_a, action="club_update", summary="Op de avond"
     )
     league_line = LeagueLog.objects.create(league=world.league, summary="Uitslag door de leider")
+    captain_line = LeagueLog.objects.exclude(pk=league_line.pk).latest("pk")
+    assert captain_line.summary.startswith("de ")  # "de is captain of ..."
     accepted = ClubLog.objects.get(club=a, user=user, action=ClubLog.Action.INVITATION_ACCEPT)
 
     services.account_delete(user=user, by=user, password="pw-Klaver-9")
@@ -281,3 +283,5 @@ def test_a_username_that_is_an_ordinary_word_leaves_lines_not_about_it(league_wo
     assert other.summary == "Op de avond"
     assert league_line.summary == "Uitslag door de leider"
     assert not accepted.summary.startswith("de ")  # the line about the account loses it
+    captain_line.refresh_from_db()
+    assert not captain_line.summary.startswith("de ")  # and so does the sentence naming it
