@@ -443,13 +443,19 @@ def member_forget(*, member: Member, by, name: str = "") -> Member:
     the record (and so every result, standing and statistic) stays. Every
     value the club ever held of them (the names, numbers, e-mail addresses
     and phone numbers the member-import and merge log lines recorded too) is
-    replaced wherever the club's rows hold it, inside JSON details as well.
+    replaced wherever the rows this club owns hold it as people's text, JSON
+    details' values as well (:func:`_scrub_club_text`: names as whole words,
+    numbers as whole values, cut to fit the column); another club's rows only
+    where they say who confirmed or acted at a table the member sat at
+    (:func:`_scrub_seated_games`). The replacement name is at most a member
+    name's length (the form says so); a text it makes too long ends in "…".
 
     The linked account is closed (no login, no e-mail, no roles here, its
     login log gone) only when it is this club's alone
     (:func:`~clubs.permissions.account_confined_to`); an account that is also
     another club's person only loses the link and its plain membership here,
-    so one club cannot lock out another club's people. The log says who did
+    so one club cannot lock out another club's people. A closed account's
+    username becomes ``closed-<number>`` (:func:`_account_close`). The log says who did
     it and when, and names the record by number only.
     """
     require_role(by, member.club, Role.ADMIN)
@@ -899,7 +905,9 @@ def account_delete(*, user, by, password: str) -> None:
     """Delete ``user``'s own account, after its password is given again.
 
     Its roles go; its member records stay with their results, unlinked; log
-    lines it wrote stay with "by" empty; its login log and login-failure rows
+    lines it wrote stay with "by" empty, and the lines that name it say "a
+    deleted account" instead (:func:`_scrub_username`, in the clubs and leagues
+    it had a place in); its login log and login-failure rows
     go; every session it had ends (the account no longer exists). Refused
     while it is the last administrator of a club (the club keeps one), and for
     the site's operators, whose accounts another operator removes in the admin.
