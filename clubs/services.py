@@ -6,6 +6,7 @@ show it and nothing is changed.
 
 import logging
 import re
+import secrets
 from datetime import timedelta
 from smtplib import SMTPException
 
@@ -451,13 +452,19 @@ def member_forget(*, member: Member, by, name: str = "") -> Member:
     the record (and so every result, standing and statistic) stays. Every
     value the club ever held of them (the names, numbers, e-mail addresses
     and phone numbers the member-import and merge log lines recorded too) is
-    replaced wherever the club's rows hold it, inside JSON details as well.
+    replaced wherever the rows this club owns hold it as people's text, JSON
+    details' values as well (:func:`_scrub_club_text`: names as whole words,
+    numbers as whole values, cut to fit the column); another club's rows only
+    where they say who confirmed or acted at a table the member sat at
+    (:func:`_scrub_seated_games`). The replacement name is at most a member
+    name's length (the form says so); a text it makes too long ends in "…".
 
     The linked account is closed (no login, no e-mail, no roles here, its
     login log gone) only when it is this club's alone
     (:func:`~clubs.permissions.account_confined_to`); an account that is also
     another club's person only loses the link and its plain membership here,
-    so one club cannot lock out another club's people. The log says who did
+    so one club cannot lock out another club's people. A closed account's
+    username becomes ``closed-<number>`` (:func:`_account_close`). The log says who did
     it and when, and names the record by number only.
     """
     require_role(by, member.club, Role.ADMIN)
@@ -490,6 +497,7 @@ def member_forget(*, member: Member, by, name: str = "") -> Member:
         # administrator here revokes it.
         ClubRole.objects.filter(club=club, user=account, role=Role.MEMBER).delete()
     _scrub_club_text(club, sentences=sentences, exact=exact, replacement=new_name)
+    _scrub_seated_games(member, sentences=sentences, replacement=new_name)
     _scrub_admin_log(member, new_name)
     _log(
         club,
@@ -543,92 +551,359 @@ def _member_values(member):
 
 def _account_close(account, club):
     """Close an account that is ``club``'s alone: no login, no contact data, no trace
-    of its logins. The row stays (log lines and results point at it); its owner can
-    no longer use it, and every session it had ends (the password hash changes)."""
+    of its logins, no username. The row stays (log lines and results point at it);
+    its owner can no longer use it, and every session it had ends (the password hash
+    changes). Its username becomes ``closed-<number>``, in the account and in the
+    lines that named it (:func:`_scrub_username`), so the login name the person
+    chose is gone too."""
     from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 
+    clubs = _account_clubs(account)
+    old_username = account.get_username()
+    new_username = f"closed-{account.pk}"
+    if type(account).objects.filter(username=new_username).exclude(pk=account.pk).exists():
+        new_username = f"closed-{account.pk}-{secrets.token_hex(4)}"
+    _scrub_username(account, clubs=clubs, replacement=new_username)
     ClubRole.objects.filter(club=club, user=account).delete()
+    account.username = new_username
     account.is_active = False
     account.email = ""
     account.first_name = ""
     account.last_name = ""
     account.set_unusable_password()
-    account.save(update_fields=["is_active", "email", "first_name", "last_name", "password"])
+    account.full_clean(exclude=["password"])
+    account.save(
+        update_fields=["username", "is_active", "email", "first_name", "last_name", "password"]
+    )
     account.groups.clear()
     account.user_permissions.clear()
     for model in (AccessLog, AccessAttempt, AccessFailureLog):
-        model.objects.filter(username__iexact=account.get_username()).delete()
+        model.objects.filter(username__iexact=old_username).delete()
+    _scrub_admin_repr(account, new_username)
 
 
 def _scrub_admin_log(member, replacement):
     """The site admin's history names a member record by its name: rename it there."""
+    _scrub_admin_repr(member, replacement)
+
+
+def _scrub_admin_repr(obj, replacement):
+    """The site admin's history names ``obj`` (a member record, an account) by its name."""
     from django.contrib.admin.models import LogEntry
     from django.contrib.contenttypes.models import ContentType
 
     LogEntry.objects.filter(
-        content_type=ContentType.objects.get_for_model(Member), object_id=str(member.pk)
+        content_type=ContentType.objects.get_for_model(type(obj)), object_id=str(obj.pk)
     ).update(object_repr=replacement)
 
 
-def _scrub_club_text(club, *, sentences, exact, replacement):
-    """Replace erased data wherever the club's rows hold it as text.
+def _hops(model, path):
+    """The fields a ``a__b__club`` lookup passes, from ``model`` on."""
+    fields = []
+    for name in path.split("__"):
+        field = model._meta.get_field(name)
+        fields.append(field)
+        model = field.related_model
+    return fields
 
-    Names and e-mail addresses (``sentences``) are replaced inside texts too
-    (a log line, a confirmation's "confirmed by"), longest first; short values
-    such as a phone or membership number (``exact``) only where a field or a
-    string inside a JSON value holds exactly them, so "1700 points" keeps its
-    digits when number 17 is erased. JSON values are walked, keys and strings
-    alike. Other members' records are left alone: their names are other people's.
+
+def _owned_data_models():
+    """(model, ownership lookups to the club) of every model whose rows a club owns.
+
+    A row belongs to the club it is part of, not to every club it points at.
+    :func:`club_data_models` finds every way to a club; a way counts here only
+    when it passes through no *participant*: a :class:`Member` (a person of one
+    club, who may sit at another club's table) or a model that has a club of its
+    own besides the club it is part of (a league team: club A's team in club B's
+    league, and so B's row). A participant's own ``club`` says whom it stands
+    for, not who owns it. So club A reaches its log, competitions, evenings and
+    the games and league lines of its own leagues, never club B's league lines,
+    seats or adjustments through A's team or A's player.
     """
-    sentences = sorted(sentences, key=len, reverse=True)
+    found = [(model, list(paths)) for model, paths in club_data_models()]
+    participants = {Member}
+    while True:
+        owned = []
+        for model, paths in found:
+            kept = [
+                path
+                for path in paths
+                if not any(f.related_model in participants for f in _hops(model, path)[:-1])
+            ]
+            if model in participants:
+                kept = [path for path in kept if "__" in path]
+            owned.append((model, kept))
+        more = {
+            model
+            for model, paths in owned
+            if any("__" not in path for path in paths) and len(paths) > 1
+        } - participants
+        if not more:
+            return [(model, tuple(paths)) for model, paths in owned if paths]
+        participants |= more
 
-    def scrub(value):
-        if isinstance(value, str):
-            if value in exact:
-                return replacement
-            for text in sentences:
-                value = value.replace(text, replacement)
-            return value
-        if isinstance(value, dict):
-            return {scrub(key): scrub(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [scrub(item) for item in value]
+
+def _people_text_fields(model):
+    """The fields of ``model`` that hold people's words, where a name can stand.
+
+    A text a person types (editable, no choices) that is long enough to hold a
+    member's whole name; and a log line's JSON ``detail`` (values only). Never
+    settings or game data: a rule set and its overrides, tie-breaks, hand
+    inputs, tokens and device ids are not people's words, and a value there that
+    happens to equal a name or a number must stay as it is.
+    """
+    longest_name = Member._meta.get_field("name").max_length
+    fields = []
+    for field in model._meta.concrete_fields:
+        if isinstance(field, models.JSONField):
+            if field.name == "detail":
+                fields.append(field)
+        elif isinstance(field, (models.CharField, models.TextField)):
+            if field.choices or not field.editable:
+                continue
+            if field.max_length is None or field.max_length >= longest_name:
+                fields.append(field)
+    return fields
+
+
+class _Scrub:
+    """Replace erased values in one text or JSON value, as whole words or whole values.
+
+    Names and e-mail addresses (``sentences``) are replaced where they stand as a
+    whole: not inside a longer word, so forgetting "Jan" leaves "Jansen-beker"
+    and "Jan-Willem" alone (the edges are Unicode letters and digits, so "Zoë"
+    and "'t Hart" work too); an address regardless of case. Short values such as
+    a phone or membership number (``exact``) only where a field or a JSON string
+    is exactly them, so "1700 points" keeps its digits when number 17 goes. JSON
+    is walked by value: keys stay. A result longer than the field's column is
+    cut with an ellipsis (the erased value is gone before the cut), so nothing
+    is refused and nothing overflows.
+    """
+
+    # A name's edges: no letter or digit, nor a hyphen or apostrophe that joins one
+    # (so "Jan" is not "Jan-Willem"); a username's also take its signs
+    # (``jan.jansen``), but a full stop after it ends the sentence.
+    WORD = (r"(?<!\w)(?<!\w[-'’])", r"(?![\w]|[-'’]\w)")
+    USERNAME = (r"(?<![\w.@+-])", r"(?![\w@+-]|\.[\w@+-])")
+
+    def __init__(self, *, sentences, exact, replacement, username=False):
+        self.sentences = sorted({s for s in sentences if s}, key=len, reverse=True)
+        self.exact = {v for v in exact if v}
+        self.replacement = replacement
+        before, after = self.USERNAME if username else self.WORD
+        names = [re.escape(s) for s in self.sentences if username or "@" not in s]
+        addresses = [re.escape(s) for s in self.sentences if not username and "@" in s]
+        self.patterns = [
+            re.compile(rf"{before}(?:{'|'.join(values)}){after}", flags)
+            for values, flags in ((names, 0), (addresses, re.IGNORECASE))
+            if values
+        ]
+
+    def __bool__(self):
+        return bool(self.sentences or self.exact)
+
+    def text(self, value):
+        if value in self.exact:
+            return self.replacement
+        for pattern in self.patterns:
+            value = pattern.sub(lambda _m: self.replacement, value)
         return value
 
-    text_types = (models.CharField, models.TextField)
-    for model, paths in club_data_models():
+    def value(self, value):
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {key: self.value(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self.value(item) for item in value]
+        return value
+
+    def candidates(self, rows, field):
+        """The rows of ``rows`` whose ``field`` may hold a value (the database's coarse cut)."""
+        if isinstance(field, models.JSONField):
+            return rows.exclude(**{f"{field.attname}__isnull": True})
+        reach = models.Q()
+        for value in self.sentences:
+            reach |= models.Q(**{f"{field.attname}__icontains": value})
+        for value in self.exact:
+            reach |= models.Q(**{field.attname: value})
+        return rows.filter(reach) if reach else rows.none()
+
+    def rows(self, model, rows, fields):
+        """Rewrite ``fields`` of ``rows`` (of ``model``) where they hold a value."""
+        for field in fields:
+            for obj in self.candidates(rows, field).only("pk", field.attname):
+                old = getattr(obj, field.attname)
+                new = self.value(old)
+                if new == old:
+                    continue
+                if isinstance(field, models.EmailField):
+                    new = ""  # an address with a name in it is no address
+                elif isinstance(new, str) and field.max_length and len(new) > field.max_length:
+                    new = new[: field.max_length - 1] + "…"
+                model._base_manager.filter(pk=obj.pk).update(**{field.attname: new})
+
+
+def _scrub_club_text(club, *, sentences, exact, replacement):
+    """Replace erased data wherever the rows ``club`` owns hold it as people's text.
+
+    The rows are those of :func:`_owned_data_models` (never another club's rows
+    reached through a league team or a player), the fields those of
+    :func:`_people_text_fields`, the matching that of :class:`_Scrub`. Other
+    members' records are left alone: their names are other people's.
+    """
+    scrub = _Scrub(sentences=sentences, exact=exact, replacement=replacement)
+    if not scrub:
+        return
+    for model, paths in _owned_data_models():
         if model is Member:  # the record itself is rewritten; the others are other people
             continue
-        fields = [
-            f
-            for f in model._meta.concrete_fields
-            if isinstance(f, (*text_types, models.JSONField)) and not f.choices
-        ]
-        rows = club_rows(model, paths, club.pk)
-        for field in fields:
-            if isinstance(field, models.JSONField):
-                candidates = rows.exclude(**{f"{field.attname}__isnull": True})
-            else:
-                reach = models.Q()
-                for value in sentences:
-                    reach |= models.Q(**{f"{field.attname}__contains": value})
-                for value in exact:
-                    reach |= models.Q(**{field.attname: value})
-                if not reach:
-                    continue
-                candidates = rows.filter(reach)
-            for obj in candidates.only("pk", field.attname):
-                old = getattr(obj, field.attname)
-                new = scrub(old)
-                if new != old and isinstance(field, models.EmailField):
-                    new = ""  # an address with a name in it is no address
-                if new != old:
-                    model._base_manager.filter(pk=obj.pk).update(**{field.attname: new})
+        scrub.rows(model, club_rows(model, paths, club.pk), _people_text_fields(model))
     # The club's own contact person, when that is the member.
     for field in ("contact_name", "contact_email"):
-        Club.objects.filter(pk=club.pk, **{f"{field}__in": [*sentences, *exact]}).update(
-            **{field: ""}
+        Club.objects.filter(
+            pk=club.pk, **{f"{field}__in": [*scrub.sentences, *scrub.exact]}
+        ).update(**{field: ""})
+
+
+# The fields that name who confirmed a game or acted on it (a name given at the table).
+_WHO_FIELDS = ("confirmed_by", "actor")
+
+
+def _scrub_seated_games(member, *, sentences, replacement):
+    """Erase the member's name where it says who confirmed or acted at a table they sat at.
+
+    A member plays in other clubs' evenings too (a league match away): the
+    game's "confirmed by" and its audit's "who" there are the member's own
+    data, reached through the member's seat, whichever club owns the game. Only
+    those fields, only the tables the member sat at, and only the member's
+    names as whole words: the rest of that club's rows are not this club's to
+    touch.
+    """
+    scrub = _Scrub(sentences=sentences, exact=(), replacement=replacement)
+    if not scrub:
+        return
+    for seat_model in apps.get_models():
+        links = {f.name: f for f in seat_model._meta.concrete_fields if f.many_to_one}
+        if "table" not in links or not any(f.related_model is Member for f in links.values()):
+            continue
+        table_model = links["table"].related_model
+        reach = models.Q()
+        for f in links.values():
+            if f.related_model is Member:
+                reach |= models.Q(**{f.name: member})
+        tables = seat_model._base_manager.filter(reach, table__isnull=False).values("table_id")
+        for model in apps.get_models():
+            fields = [f for f in _people_text_fields(model) if f.name in _WHO_FIELDS]
+            for path in _paths_to(model, table_model) if fields else ():
+                rows = model._base_manager.filter(**{f"{path}__in": tables})
+                scrub.rows(model, rows, fields)
+
+
+def _paths_to(model, target, seen=()):
+    """Every ``a__b`` lookup from ``model`` to ``target`` along foreign keys, not via a Member."""
+    paths = []
+    for field in model._meta.get_fields():
+        if not (field.concrete and (field.many_to_one or field.one_to_one)):
+            continue
+        related = field.related_model
+        if related is target:
+            paths.append(field.name)
+        elif related not in (model, Member, Club) and related not in seen:
+            paths += [
+                f"{field.name}__{rest}" for rest in _paths_to(related, target, (*seen, model))
+            ]
+    return paths
+
+
+def _account_clubs(account):
+    """The clubs that own a row naming ``account``: its roles, member records, log lines,
+    captaincies, organiser seats, entries (any foreign key or many-to-many to it)."""
+    user_model = type(account)
+    clubs = set(ClubRole.objects.filter(user=account).values_list("club_id", flat=True))
+    clubs |= set(Member.objects.filter(user=account).values_list("club_id", flat=True))
+    for model, paths in _owned_data_models():
+        for field in model._meta.get_fields():
+            if not (field.concrete and field.is_relation and field.related_model is user_model):
+                continue
+            rows = model._base_manager.filter(**{field.name: account})
+            for path in paths:
+                clubs |= set(rows.exclude(**{path: None}).values_list(path, flat=True))
+    return clubs
+
+
+def _scrub_username(account, *, clubs, replacement):
+    """Replace ``account``'s username in the lines of ``clubs`` that name it.
+
+    A club log line about the account (by it, or with it in its details) and
+    the "who" of an entry it made (an audit entry) lose the username wherever
+    it stands as a whole (``jan.jansen``, not ``jan.jansenx`` or
+    ``x.jan.jansen``; a full stop after it ends the sentence). Any other log
+    line (a league's "X is captain of ...", written by whoever named the
+    captain) of the clubs it had a place in loses it only where the whole line
+    is one of the site's sentences about an account (a message with
+    ``%(user)s``, in any of the site's languages) and the username stands in the
+    account's place: an account named "de" or "Uitslag" cannot rewrite the
+    words of another club's log by its choice of name.
+    """
+    username = account.get_username()
+    scrub = _Scrub(sentences=[username], exact=(), replacement=replacement, username=True)
+    linked = ClubLog.objects.filter(models.Q(user=account) | models.Q(detail__user=account.pk))
+    scrub.rows(ClubLog, linked, _people_text_fields(ClubLog))
+    forms = _account_sentence_forms()
+    for model, paths in _owned_data_models():
+        fields = _people_text_fields(model)
+        for field in model._meta.concrete_fields:
+            if field.is_relation and field.related_model is type(account):
+                mine = model._base_manager.filter(**{field.name: account})
+                scrub.rows(model, mine, [f for f in fields if f.name in _WHO_FIELDS])
+        for field in [f for f in fields if f.name == "summary"] if clubs else ():
+            reach = models.Q()
+            for path in paths:
+                reach |= models.Q(**{f"{path}__in": clubs})
+            rows = model._base_manager.filter(reach, **{f"{field.attname}__contains": username})
+            for obj in rows.only("pk", field.attname):
+                old = getattr(obj, field.attname)
+                new = _account_sentence_scrub(old, forms, username, replacement)
+                if new != old:
+                    new = new if len(new) <= field.max_length else new[: field.max_length - 1] + "…"
+                    model._base_manager.filter(pk=obj.pk).update(**{field.attname: new})
+
+
+def _account_sentence_forms():
+    """The site's sentences about an account: every message with ``%(user)s``, as its
+    pieces (text, ``%(name)s`` placeholders), in each of the site's languages."""
+    from django.utils.translation import trans_real
+
+    forms = set()
+    for code, _name in settings.LANGUAGES:
+        for msgid, text in trans_real.translation(code)._catalog.items():
+            for form in (msgid, text):
+                if isinstance(form, str) and "%(user)s" in form:
+                    forms.add(tuple(re.split(r"(%\(\w+\)s)", form.replace("%%", "%"))))
+    return forms
+
+
+def _account_sentence_scrub(line, forms, username, replacement):
+    """``line`` with ``username`` replaced in the account's place, when the whole line
+    is one of ``forms``; else ``line`` unchanged."""
+    for pieces in forms:
+        pattern = "".join(
+            f"({re.escape(username)})"
+            if piece == "%(user)s"
+            else "(?:.+?)"
+            if re.fullmatch(r"%\(\w+\)s", piece)
+            else re.escape(piece)
+            for piece in pieces
         )
+        match = re.fullmatch(pattern, line, re.DOTALL)
+        if match:
+            out, at = [], 0
+            for group in range(1, match.lastindex + 1):
+                out += [line[at : match.start(group)], replacement]
+                at = match.end(group)
+            return "".join([*out, line[at:]])
+    return line
 
 
 # --- Delete one's own account ---------------------------------------------------------------
@@ -639,7 +914,9 @@ def account_delete(*, user, by, password: str) -> None:
     """Delete ``user``'s own account, after its password is given again.
 
     Its roles go; its member records stay with their results, unlinked; log
-    lines it wrote stay with "by" empty; its login log and login-failure rows
+    lines it wrote stay with "by" empty, and the lines that name it say "a
+    deleted account" instead (:func:`_scrub_username`, in the clubs and leagues
+    it had a place in); its login log and login-failure rows
     go; every session it had ends (the account no longer exists). Refused
     while it is the last administrator of a club (the club keeps one), and for
     the site's operators, whose accounts another operator removes in the admin.
@@ -678,6 +955,7 @@ def account_delete(*, user, by, password: str) -> None:
             % {"role": role.get_role_display()},
             {"role": role.role},
         )
+    _scrub_username(user, clubs=_account_clubs(user), replacement=_("a deleted account"))
     for model in (AccessLog, AccessAttempt, AccessFailureLog):
         model.objects.filter(username__iexact=user.get_username()).delete()
     user.delete()
