@@ -293,7 +293,8 @@ def test_captains_and_club_directors_keep_the_player_list(world):
     with pytest.raises(PermissionDenied):
         services.team_captain_add(team=team, user=factories.user(), by=world.captains[team.pk])
     director = factories.role(team.club, "director")
-    services.team_captain_add(team=team, user=factories.user("vice"), by=director)
+    vice = factories.role(team.club, "member", factories.user("vice"))
+    services.team_captain_add(team=team, user=vice, by=director)
     assert team.captains.count() == 2
 
 
