@@ -236,3 +236,23 @@ def test_the_next_season_carries_over_only_the_teams_its_maker_may_enrol(scene):
     services.team_create(
         league=new, division=new.divisions.get(), club=victim, name="B 1", by=director_b
     )
+
+
+def test_the_next_season_page_names_the_teams_left_for_their_clubs(client, scene):
+    league, victim = scene["league"], scene["victim"]
+    director_b = factories.role(victim, "director", factories.user("director-b"))
+    services.league_organiser_add(league=league, user=director_b, by=scene["evil"])
+    services.team_create(
+        league=league, division=scene["division"], club=victim, name="B 1", by=director_b
+    )
+    client.force_login(scene["evil"])
+    response = client.post(
+        reverse("leagues:next-season", kwargs={"pk": league.pk}),
+        {"season": "2027-2028", "start_date": "2027-09-01", "end_date": "2028-06-30"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    new = response.context["league"]
+    assert new.previous == league and not new.teams.exists()
+    warnings = [str(m) for m in response.context["messages"] if m.level_tag == "warning"]
+    assert len(warnings) == 1 and "B 1 (Division 1)" in warnings[0]
