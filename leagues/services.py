@@ -21,8 +21,10 @@ Who may do what
   an organiser (``League.organisers``), who then enrols their own club. The same
   holds for every team the next season carries over.
 - **The team's club** (its directors) and the captains keep the team's player
-  list and captains; players and captains come from the team's own club only
-  (its members; accounts with a role in it or linked to one of its members).
+  list, its directors name the captains; players and captains come from the
+  team's own club only (its members; accounts with a role in it or linked to one
+  of its members). The league's organisers do not: they may be other clubs'
+  people, and the lists name the club's members and accounts.
 - **Game entry** is the table's private link, as on a club evening: the match
   page shows the links to the captains and organisers, and the other team
   confirms each game at the table (``scoring.services.game_confirm``).
@@ -108,19 +110,15 @@ def is_captain(user, team) -> bool:
 
 
 def can_manage_team(user, team) -> bool:
-    """The team's player list and captains: organisers, its captains, its club's directors."""
-    return (
-        can_manage(user, team.league)
-        or is_captain(user, team)
-        or (_user_ok(user) and has_role(user, team.club, Role.DIRECTOR))
-    )
+    """The team's player list: its captains and its club's directors. Not the league's
+    organisers as such: they may be other clubs' people, and the player form lists
+    the club's members."""
+    return is_captain(user, team) or (_user_ok(user) and has_role(user, team.club, Role.DIRECTOR))
 
 
 def require_team_manager(user, team):
     if not can_manage_team(user, team):
-        raise PermissionDenied(
-            _("Only the team's captains, its club or the organisers may do this.")
-        )
+        raise PermissionDenied(_("Only the team's captains or its club's directors may do this."))
 
 
 def can_enrol(user, league, club) -> bool:
@@ -137,14 +135,13 @@ def require_enroller(user, league, club):
 
 
 def can_name_captains(user, team) -> bool:
-    return can_manage(user, team.league) or (
-        _user_ok(user) and has_role(user, team.club, Role.DIRECTOR)
-    )
+    """The team's captains are named by its club's directors (the list names its accounts)."""
+    return _user_ok(user) and has_role(user, team.club, Role.DIRECTOR)
 
 
 def require_captain_namer(user, team):
     if not can_name_captains(user, team):
-        raise PermissionDenied(_("Only the team's club or the organisers name its captains."))
+        raise PermissionDenied(_("Only the team's club's directors name its captains."))
 
 
 def can_view(user, league) -> bool:

@@ -10,7 +10,12 @@ Who sees what (the services decide again on every write):
   anonymous users go to the login page, others get 403;
 - a match's table links (private: they let anyone enter the table's scores)
   are shown to the two teams' captains and the organisers only;
-- line-ups and match confirmation: the team's captains and the organisers.
+- line-ups and match confirmation: the team's captains and the organisers;
+- a team's player list and captains, and the team page's lists to choose them
+  from (the club's members and accounts): the team's captains and its club's
+  directors only (``services.can_manage_team``, ``services.can_name_captains``);
+- enrolling a team: a director of the team's club who organises the league
+  (``services.can_enrol``); the form offers only those clubs.
 """
 
 from functools import wraps

@@ -80,9 +80,11 @@ def build_league(
             )
             members = factories.members(club, 2 * tables + 1)
             for member in members:
-                league_services.team_player_add(team=team, member=member, by=organiser)
+                league_services.team_player_add(
+                    team=team, member=member, by=world.directors[club.pk]
+                )
             captain = factories.role(club, "member", factories.user(f"captain-{team.pk}"))
-            league_services.team_captain_add(team=team, user=captain, by=organiser)
+            league_services.team_captain_add(team=team, user=captain, by=world.directors[club.pk])
             world.captains[team.pk] = captain
             world.players[team.pk] = members
             row.append(team)

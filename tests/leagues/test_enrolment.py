@@ -256,3 +256,21 @@ def test_the_next_season_page_names_the_teams_left_for_their_clubs(client, scene
     assert new.previous == league and not new.teams.exists()
     warnings = [str(m) for m in response.context["messages"] if m.level_tag == "warning"]
     assert len(warnings) == 1 and "B 1 (Division 1)" in warnings[0]
+
+
+def test_an_organiser_of_another_club_sees_no_lists_of_a_team(client, scene):
+    """Club B's team in club A's league: A's directors organise the league, but the
+    team page's lists of B's members and accounts are B's, and so are its writes."""
+    league, victim = scene["league"], scene["victim"]
+    director_b = factories.role(victim, "director", factories.user("director-b"))
+    services.league_organiser_add(league=league, user=director_b, by=scene["evil"])
+    team = services.team_create(
+        league=league, division=scene["division"], club=victim, name="B 1", by=director_b
+    )
+    client.force_login(scene["evil"])
+    text = client.get(team.get_absolute_url()).content.decode()
+    assert SECRET_MEMBER not in text and SECRET_ADMIN not in text
+    client.post(url("team-player-add", league, team=team.pk), {"member": scene["secret"].pk})
+    client.post(url("team-captain-add", league, team=team.pk), {"user": scene["victim_admin"].pk})
+    assert not team.players.exists()
+    assert not team.captains.exists()
