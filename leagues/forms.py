@@ -9,6 +9,7 @@ from clubs.models import Club, Member
 from common.forms import DateInput
 from common.rulesets import RulesetPreset
 
+from . import selectors
 from .models import Division, League, TeamPlayer
 
 TIE_BREAK_SLOTS = len(League.TieBreak.choices)
@@ -120,11 +121,19 @@ class DivisionForm(forms.ModelForm):
 
 class TeamForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
-    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.order_by("name"))
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=Club.objects.none(),
+        help_text=_(
+            "The clubs you direct. Another club's team is enrolled by that club's "
+            "director, named as an organiser of the league."
+        ),
+    )
     division = forms.ModelChoiceField(label=_("Division"), queryset=Division.objects.none())
 
-    def __init__(self, *args, league, **kwargs):
+    def __init__(self, *args, league, user, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = selectors.enrolable_clubs(user=user, league=league)
         self.fields["division"].queryset = league.divisions.order_by("level")
 
 

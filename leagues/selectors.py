@@ -463,6 +463,22 @@ def team_page(*, team):
     return players, captains
 
 
+def enrolable_clubs(*, user, league):
+    """The clubs whose team ``user`` may enrol in ``league`` (``services.can_enrol``):
+    those in which they are a director or administrator, when they may manage the
+    league; every club for a site operator."""
+    from .services import can_manage
+
+    if not can_manage(user, league):
+        return Club.objects.none()
+    if user.is_superuser:
+        return Club.objects.order_by("name")
+    roles = [
+        role for role, level in ClubRole.LEVELS.items() if level >= ClubRole.LEVELS["director"]
+    ]
+    return Club.objects.filter(roles__user=user, roles__role__in=roles).distinct().order_by("name")
+
+
 def captain_candidates(*, team):
     """Accounts that may become captain: linked to a member of the team's club, or
     holding a role in it."""

@@ -14,8 +14,17 @@ Who may do what
   season. Organisers of another league have no right here.
 - **Captains** (``LeagueTeam.captains``): set their own team's line-up and
   confirm their own team's matches; nothing of other teams.
+- **Enrolling a club's team** (:func:`can_enrol`) is for someone who may act for
+  that club *and* manage the league: a director or administrator of the team's
+  club who is an organiser. An organiser cannot enrol another club: a league
+  between clubs works by the organising club naming the other club's director as
+  an organiser (``League.organisers``), who then enrols their own club. The same
+  holds for every team the next season carries over.
 - **The team's club** (its directors) and the captains keep the team's player
-  list and captains.
+  list, its directors name the captains; players and captains come from the
+  team's own club only (its members; accounts with a role in it or linked to one
+  of its members). The league's organisers do not: they may be other clubs'
+  people, and the lists name the club's members and accounts.
 - **Game entry** is the table's private link, as on a club evening: the match
   page shows the links to the captains and organisers, and the other team
   confirms each game at the table (``scoring.services.game_confirm``).
@@ -101,12 +110,10 @@ def is_captain(user, team) -> bool:
 
 
 def can_manage_team(user, team) -> bool:
-    """The team's player list and captains: organisers, its captains, its club's directors."""
-    return (
-        can_manage(user, team.league)
-        or is_captain(user, team)
-        or (_user_ok(user) and has_role(user, team.club, Role.DIRECTOR))
-    )
+    """The team's player list: its captains and its club's directors. Not the league's
+    organisers as such: they may be other clubs' people, and the player form lists
+    the club's members."""
+    return is_captain(user, team) or (_user_ok(user) and has_role(user, team.club, Role.DIRECTOR))
 
 
 def account_tied_elsewhere(*, user, club) -> bool:
@@ -120,17 +127,30 @@ def account_tied_elsewhere(*, user, club) -> bool:
 
 def require_team_manager(user, team):
     if not can_manage_team(user, team):
+        raise PermissionDenied(_("Only the team's captains or its club's directors may do this."))
+
+
+def can_enrol(user, league, club) -> bool:
+    """Whether ``user`` may enrol a team of ``club`` in ``league``: a director (or
+    administrator) of that club who may also manage the league."""
+    return can_manage(user, league) and has_role(user, club, Role.DIRECTOR)
+
+
+def require_enroller(user, league, club):
+    if not can_enrol(user, league, club):
         raise PermissionDenied(
-            _("Only the team's captains, its club or the organisers may do this.")
+            _("Only a director of the team's club who organises the league enrols its team.")
         )
 
 
+def can_name_captains(user, team) -> bool:
+    """The team's captains are named by its club's directors (the list names its accounts)."""
+    return _user_ok(user) and has_role(user, team.club, Role.DIRECTOR)
+
+
 def require_captain_namer(user, team):
-    if not (
-        can_manage(user, team.league)
-        or (_user_ok(user) and has_role(user, team.club, Role.DIRECTOR))
-    ):
-        raise PermissionDenied(_("Only the team's club or the organisers name its captains."))
+    if not can_name_captains(user, team):
+        raise PermissionDenied(_("Only the team's club's directors name its captains."))
 
 
 def can_view(user, league) -> bool:
@@ -347,7 +367,9 @@ def division_update(*, division: Division, by, **fields) -> Division:
 
 @transaction.atomic
 def team_create(*, league: League, division: Division, club: Club, name: str, by) -> LeagueTeam:
-    require_organiser(by, league)
+    """Enrol a team of ``club``: only someone who may act for that club (its director)
+    and manage the league (:func:`can_enrol`)."""
+    require_enroller(by, league, club)
     if division.league_id != league.pk:
         raise ValidationError({"division": _("This division is of another league.")})
     if league.matches.filter(division=division).exists():
@@ -400,7 +422,11 @@ def team_player_remove(*, player: TeamPlayer, by) -> None:
 
 @transaction.atomic
 def team_captain_add(*, team: LeagueTeam, user, by) -> None:
+    from .selectors import captain_candidates
+
     require_captain_namer(by, team)
+    if not captain_candidates(team=team).filter(pk=user.pk).exists():
+        raise ValidationError({"user": _("A captain is an account of the team's club.")})
     team.captains.add(user)
     _log(
         team.league,
@@ -805,6 +831,11 @@ def league_next_season(
     """The next season of ``league``: the same settings and divisions, every team again
     (players and captains too) in its division after promotion and relegation.
 
+    A team is carried over only when ``by`` may enrol its club (:func:`can_enrol`);
+    the other clubs' directors, organisers of the new season too, enrol their teams
+    again (``new.left_out``: those teams of this season, each with the division
+    it would play in).
+
     ``lots`` orders teams that share a place across a promotion or relegation line
     ({team pk: 1, 2, ...}, decided by the organisers: a play-off or lots).
     """
@@ -881,7 +912,11 @@ def league_next_season(
                 relegate=division.relegate,
             )
         )
+    left_out = []
     for team, level in levels.items():
+        if not can_enrol(by, new, team.club):
+            left_out.append((team, divisions[level]))
+            continue
         copy = _clean_save(
             LeagueTeam(
                 league=new,
@@ -901,4 +936,12 @@ def league_next_season(
         by,
         _("Next season %(season)s started") % {"season": season},
     )
+    if left_out:
+        _log(
+            new,
+            by,
+            _("Not carried over, their clubs enrol them again: %(teams)s")
+            % {"teams": ", ".join(sorted(f"{team} ({division})" for team, division in left_out))},
+        )
+    new.left_out = sorted(left_out, key=lambda pair: pair[0].name)
     return new

@@ -10,7 +10,12 @@ Who sees what (the services decide again on every write):
   anonymous users go to the login page, others get 403;
 - a match's table links (private: they let anyone enter the table's scores)
   are shown to the two teams' captains and the organisers only;
-- line-ups and match confirmation: the team's captains and the organisers.
+- line-ups and match confirmation: the team's captains and the organisers;
+- a team's player list and captains, and the team page's lists to choose them
+  from (the club's members and accounts): the team's captains and its club's
+  directors only (``services.can_manage_team``, ``services.can_name_captains``);
+- enrolling a team: a director of the team's club who organises the league
+  (``services.can_enrol``); the form offers only those clubs.
 """
 
 from functools import wraps
@@ -24,7 +29,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import NotVisible, Role, club_required, has_role
+from clubs.permissions import NotVisible, Role, club_required
 from common.downloads import download
 from common.forms import apply_validation_error
 
@@ -194,7 +199,7 @@ def division_edit(request, league, division):
 
 @league_required(manage=True)
 def team_create(request, league):
-    form = TeamForm(request.POST or None, league=league)
+    form = TeamForm(request.POST or None, league=league, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             team = services.team_create(league=league, by=request.user, **form.cleaned_data)
@@ -217,16 +222,18 @@ def team_detail(request, league, team):
     team = _team(league, team)
     players, captains = selectors.team_page(team=team)
     can_edit = services.can_manage_team(request.user, team)
+    can_name_captains = services.can_name_captains(request.user, team)
+    # The candidate lists name the club's members and accounts: its managers' only.
     context = {
         "league": league,
         "team": team,
         "players": players,
         "captains": captains,
         "can_edit": can_edit,
-        "can_name_captains": request.can_manage or has_role(request.user, team.club, Role.DIRECTOR),
+        "can_name_captains": can_name_captains,
         "player_form": PlayerForm(team=team) if can_edit else None,
         "captain_form": CaptainForm(candidates=selectors.captain_candidates(team=team))
-        if can_edit
+        if can_name_captains
         else None,
         "schedule": ScheduleTable(selectors.league_schedule(league=league, team=team)),
     }
@@ -269,7 +276,10 @@ def team_captain_add(request, league, team):
     services.require_captain_namer(request.user, team)  # before the form is read
     form = CaptainForm(request.POST, candidates=selectors.captain_candidates(team=team))
     if form.is_valid():
-        services.team_captain_add(team=team, user=form.cleaned_data["user"], by=request.user)
+        try:
+            services.team_captain_add(team=team, user=form.cleaned_data["user"], by=request.user)
+        except ValidationError as exc:
+            _error_messages(request, exc)
     else:
         messages.error(request, _("Choose an account of the team's club."))
     return redirect(team)
@@ -532,6 +542,20 @@ def next_season(request, league):
             apply_validation_error(form, exc)
         else:
             messages.success(request, _("Next season created."))
+            if new.left_out:
+                messages.warning(
+                    request,
+                    _(
+                        "Not carried over, because you do not direct their clubs: %(teams)s. "
+                        "Their clubs' directors, organisers of the new season too, enrol them "
+                        "again."
+                    )
+                    % {
+                        "teams": ", ".join(
+                            f"{team} ({division})" for team, division in new.left_out
+                        )
+                    },
+                )
             return redirect(new)
     back = reverse("leagues:tables", kwargs={"pk": league.pk})
     return _form_page(

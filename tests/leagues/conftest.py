@@ -26,6 +26,7 @@ class World:
     clubs: list
     teams: list  # per division (top first): [LeagueTeam, ...]
     captains: dict = field(default_factory=dict)  # team pk -> user
+    directors: dict = field(default_factory=dict)  # club pk -> user (a named organiser)
     players: dict = field(default_factory=dict)  # team pk -> [Member, ...]
 
     @property
@@ -39,7 +40,10 @@ class World:
 def build_league(
     *, divisions=(4,), tables=2, games=1, hands=4, public=True, club_name="Bond", **settings
 ):
-    """Teams of division d, number j belong to club j: each club has a team per division."""
+    """Teams of division d, number j belong to club j: each club has a team per division.
+
+    As on a real site, each club's director is named an organiser of the league and
+    enrols their own club's teams; the captains are accounts of the team's club."""
     organising = factories.club(club_name)
     organiser = factories.role(organising, "director")
     league = league_services.league_create(
@@ -58,6 +62,10 @@ def build_league(
     )
     clubs = [factories.club(f"Klaverclub {chr(65 + j)}") for j in range(max(divisions))]
     world = World(league=league, organiser=organiser, clubs=clubs, teams=[])
+    for club in clubs:
+        director = factories.role(club, "director", factories.user(f"director-{club.slug}"))
+        league_services.league_organiser_add(league=league, user=director, by=organiser)
+        world.directors[club.pk] = director
     for level, count in enumerate(divisions, 1):
         division = league.divisions.get(level=level)
         row = []
@@ -68,13 +76,15 @@ def build_league(
                 division=division,
                 club=club,
                 name=f"{club.name} {level}",
-                by=organiser,
+                by=world.directors[club.pk],
             )
             members = factories.members(club, 2 * tables + 1)
             for member in members:
-                league_services.team_player_add(team=team, member=member, by=organiser)
-            captain = factories.user(f"captain-{team.pk}")
-            league_services.team_captain_add(team=team, user=captain, by=organiser)
+                league_services.team_player_add(
+                    team=team, member=member, by=world.directors[club.pk]
+                )
+            captain = factories.role(club, "member", factories.user(f"captain-{team.pk}"))
+            league_services.team_captain_add(team=team, user=captain, by=world.directors[club.pk])
             world.captains[team.pk] = captain
             world.players[team.pk] = members
             row.append(team)

@@ -166,7 +166,8 @@ def test_a_director_creates_a_league_from_the_club_page(client, db):
 
 def test_organisers_add_a_team_and_generate_the_schedule(client, db):
     world = build_league(divisions=(2,))
-    client.force_login(world.organiser)
+    # Club A's director, a named organiser, enrols club A's second team.
+    client.force_login(world.directors[world.clubs[0].pk])
     division = world.teams[0][0].division
     response = client.post(
         url("team-create", world.league),

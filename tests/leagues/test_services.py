@@ -77,7 +77,7 @@ def test_a_player_plays_for_one_team_per_league(world):
     home, away = world.teams[0][:2]
     member = world.players[home.pk][0]
     with pytest.raises(ValidationError) as info:
-        services.team_player_add(team=away, member=member, by=world.organiser)
+        services.team_player_add(team=away, member=member, by=world.directors[away.club_id])
     assert "not of the team's club" in str(info.value)
     # The database holds it even past the service.
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -90,7 +90,7 @@ def test_a_player_of_two_teams_of_one_club_in_one_league_is_refused(db):
     assert first.club == second.club
     member = world.players[first.pk][0]
     with pytest.raises(ValidationError) as info:
-        services.team_player_add(team=second, member=member, by=world.organiser)
+        services.team_player_add(team=second, member=member, by=world.directors[second.club_id])
     assert "already plays for a team in this league" in str(info.value)
 
 
@@ -293,8 +293,15 @@ def test_captains_and_club_directors_keep_the_player_list(world):
     with pytest.raises(PermissionDenied):
         services.team_captain_add(team=team, user=factories.user(), by=world.captains[team.pk])
     director = factories.role(team.club, "director")
-    services.team_captain_add(team=team, user=factories.user("vice"), by=director)
+    vice = factories.role(team.club, "member", factories.user("vice"))
+    services.team_captain_add(team=team, user=vice, by=director)
     assert team.captains.count() == 2
+    # The league's organisers are not the team's club: its lists are not theirs.
+    for organiser in (world.organiser, world.directors[world.teams[0][1].club_id]):
+        with pytest.raises(PermissionDenied):
+            services.team_player_add(team=team, member=factories.member(team.club), by=organiser)
+        with pytest.raises(PermissionDenied):
+            services.team_captain_add(team=team, user=vice, by=organiser)
 
 
 def test_rules_and_format_are_fixed_once_a_match_is_seated(world):

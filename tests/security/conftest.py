@@ -142,7 +142,8 @@ def _league(a):
             member.name = f"{MARKER} speler {member.pk}"
             member.save(update_fields=["name"])
             league_services.team_player_add(team=team, member=member, by=a.admin)
-        captain = factories.user(f"zwijgzaam-captain-{n}")
+        # A captain is an account of the team's club (leagues.services.team_captain_add).
+        captain = factories.role(a.club, "member", factories.user(f"zwijgzaam-captain-{n}"))
         league_services.team_captain_add(team=team, user=captain, by=a.admin)
         teams.append(team)
         captains.append(captain)
