@@ -218,7 +218,7 @@ def test_a_deleted_accounts_username_leaves_club_and_league_logs(league_world):
     from leagues import services as league_services
 
     team = LeagueTeam.objects.filter(club=a).first()
-    league_services.team_captain_add(team=team, user=user, by=world.organiser)
+    league_services.team_captain_add(team=team, user=user, by=admin_a)  # the team club's admin
     assert LeagueLog.objects.filter(summary__contains="piet.pietersen").exists()
     keep = LeagueLog.objects.create(league=world.league, summary="piet.pietersenx stays")
 
@@ -266,7 +266,7 @@ def test_a_username_that_is_an_ordinary_word_leaves_lines_not_about_it(league_wo
     team = LeagueTeam.objects.filter(club=a).first()
     from leagues import services as league_services
 
-    league_services.team_captain_add(team=team, user=user, by=world.organiser)
+    league_services.team_captain_add(team=team, user=user, by=admin_a)  # the team club's admin
     other = ClubLog.objects.create(
         club=a, user=admin_a, action="club_update", summary="Op de avond"
     )
