@@ -795,13 +795,14 @@ def _scrub_seated_games(member, *, sentences, replacement):
         tables = seat_model._base_manager.filter(reach, table__isnull=False).values("table_id")
         for model in apps.get_models():
             fields = [f for f in _people_text_fields(model) if f.name in _WHO_FIELDS]
-            for path in _paths_to(model, table_model) if fields else ():
+            for path in _paths_to(model, table_model, avoid=(Member, Club)) if fields else ():
                 rows = model._base_manager.filter(**{f"{path}__in": tables})
                 scrub.rows(model, rows, fields)
 
 
-def _paths_to(model, target, seen=()):
-    """Every ``a__b`` lookup from ``model`` to ``target`` along foreign keys, not via a Member."""
+def _paths_to(model, target, *, avoid=(), seen=()):
+    """Every ``a__b`` lookup from ``model`` to ``target`` along foreign keys, passing
+    through none of the models in ``avoid``."""
     paths = []
     for field in model._meta.get_fields():
         if not (field.concrete and (field.many_to_one or field.one_to_one)):
@@ -809,10 +810,9 @@ def _paths_to(model, target, seen=()):
         related = field.related_model
         if related is target:
             paths.append(field.name)
-        elif related not in (model, Member, Club) and related not in seen:
-            paths += [
-                f"{field.name}__{rest}" for rest in _paths_to(related, target, (*seen, model))
-            ]
+        elif related is not model and related not in seen and related not in avoid:
+            rests = _paths_to(related, target, avoid=avoid, seen=(*seen, model))
+            paths += [f"{field.name}__{rest}" for rest in rests]
     return paths
 
 
@@ -964,18 +964,9 @@ def account_delete(*, user, by, password: str) -> None:
 # --- End a club -----------------------------------------------------------------------------
 
 
-def _paths_to_club(model, seen=()):
+def _paths_to_club(model):
     """Every ``a__b__club`` lookup from ``model`` to a Club along foreign keys."""
-    paths = []
-    for field in model._meta.get_fields():
-        if not (field.concrete and (field.many_to_one or field.one_to_one)):
-            continue
-        target = field.related_model
-        if target is Club:
-            paths.append(field.name)
-        elif target is not model and target not in seen:
-            paths += [f"{field.name}__{rest}" for rest in _paths_to_club(target, (*seen, model))]
-    return paths
+    return _paths_to(model, Club)
 
 
 def club_data_models():
