@@ -22,10 +22,10 @@ from scoring import services, standings
 from scoring.exports import csv as csv_export
 from scoring.exports import pdf, reports, xlsx
 from scoring.results_tables import roem_column, standings_columns
-from scoring.services import HandInput
 from tests import factories
 from tests.htmltables import read_tables
 from tests.scoring.exports.conftest import pdf_pages, read_xlsx
+from tests.scoring.test_declared_roem import declared as hand
 from tournaments import services as tournament_services
 from tournaments.models import Seat
 
@@ -43,17 +43,6 @@ def _site_language_after():
 
     yield
     translation.activate(settings.LANGUAGE_CODE)
-
-
-def hand(playing, points_a, *, pit="", a="", b=""):
-    return HandInput(
-        playing=playing,
-        points_a=points_a,
-        points_b=162 - points_a,
-        pit=pit,
-        declared_a=a,
-        declared_b=b,
-    )
 
 
 def play(club, *, preset="rotterdam", overrides=None, hands=()):
