@@ -26,6 +26,7 @@ from common.columns import DATE, DECIMAL, INT, RANK, TEXT, Column
 from common.rulesets import CHOICES as RULESET_CHOICES
 from common.rulesets import describe_game
 from common.tables import SpecTable
+from scoring.rules import InvalidRuleset
 
 
 def standings_columns(
@@ -37,7 +38,7 @@ def standings_columns(
 
     ``competition``: whose rule set and sit-out score the columns' help states (what
     a nat team's roem does, what a game is); without it the help says it in general."""
-    ruleset = competition.ruleset() if competition is not None else None
+    ruleset = _ruleset_of(competition)
     columns = [
         rank_column(),
         Column("name", _("Pair") if pairs else _("Player"), TEXT, 24),
@@ -57,6 +58,17 @@ def standings_columns(
     if prize:
         columns.append(Column("prize", _("Prize"), TEXT, 8))
     return columns
+
+
+def _ruleset_of(competition):
+    """The rule set a competition's help speaks of; None (the help in general words)
+    without a competition or for one whose stored rule set the core refuses."""
+    if competition is None:
+        return None
+    try:
+        return competition.ruleset()
+    except InvalidRuleset:
+        return None
 
 
 # --- The columns of the results, each with what it counts -----------------------------
@@ -245,7 +257,7 @@ def partner_columns():
 def player_stat_columns(competition):
     """The player page's statistics that are columns of the standings too, by key, with
     their help: the same words as the standings' and an evening result's headers."""
-    ruleset = competition.ruleset()
+    ruleset = _ruleset_of(competition)
     columns = [
         games_column(),
         average_column(ruleset, title=_("Average per game")),

@@ -262,3 +262,21 @@ def test_the_csv_stays_one_table_without_the_help(season):
     assert all(len(row) == len(rows[0]) for row in rows)
     for _title, words in help_lines(report):
         assert words not in data
+
+
+def test_without_a_rule_set_the_help_speaks_in_general_words(club):
+    competition = factories.competition(club, ruleset_overrides={"hands_per_game": 0})
+    with translation.override("en"):
+        help_of = {c.key: c.help for c in standings_columns(competition=competition)}
+        assert help_of == {c.key: c.help for c in standings_columns()}
+    assert "When a team is nat, the rule set says who gets the roem." in help_of["roem"]
+    assert help_of["average"] == "Points per game: the points divided by the games."
+
+
+def test_a_match_states_what_a_game_is_and_a_sit_out_mars_is_named(club):
+    competition = factories.competition(club, ruleset_preset="match-500", sitout_mars=True)
+    with translation.override("en"):
+        help_of = {c.key: c.help for c in standings_columns(competition=competition)}
+    assert help_of["average"].endswith("A game is a match to 500 points.")
+    assert help_of["marsen"].endswith("A round sat out counts as a mars.")
+    assert ROEM_TO_THE_OTHER_TEAM in help_of["roem"]
