@@ -17,6 +17,13 @@ Kinds: ``TEXT``; ``INT``; ``DECIMAL`` (always ``decimals`` decimals);
 A column may have a short ``abbr`` for the page's header (``P`` for "Played"),
 which then carries the full title as its ``title`` attribute; files always write
 the title.
+
+A column whose title does not say what it counts has a ``help``: one or two
+sentences, written once here with the title. The page gives it as the header's
+``title`` and in a list under the table; the spreadsheet as a comment on the
+header cell and in notes under the table; the PDF in notes under the table
+(:func:`column_notes` gives them in the columns' order). A CSV file has no
+notes: it holds one table, for programs to read.
 """
 
 from dataclasses import dataclass, replace
@@ -37,6 +44,12 @@ class Column:
     width: int = 9  # characters, for spreadsheets; the PDF sizes columns by their text
     decimals: int = AVERAGE_DECIMALS  # of a DECIMAL or (not whole) NUMBER column
     abbr: str = ""  # the page's header, when shorter than the title
+    help: str = ""  # what the column counts, when the title does not say it
+
+    @property
+    def note(self) -> str:
+        """The help as a line of notes under the table: "Roem: the roem ..."."""
+        return f"{self.title}: {self.help}" if self.help else ""
 
     @property
     def numeric(self) -> bool:
@@ -87,3 +100,9 @@ class Column:
             longest = max((len(str(row.get(self.key) or "")) for row in rows), default=0)
             width = min(max(width, longest + 2), 50)
         return replace(self, width=width)
+
+
+def column_notes(columns) -> list[Column]:
+    """The columns with a help, in their order: the notes under a table, on the page
+    and in the files."""
+    return [column for column in columns if column.help]

@@ -119,6 +119,14 @@ def paragraph(text, style):
     return Paragraph(escape(str(text)), style)
 
 
+def term(word, text, style):
+    """A paragraph "**word**: text", both as typed (escaped), the word in bold: a
+    line of a list of explanations, such as what a table's columns count."""
+    from reportlab.platypus import Paragraph
+
+    return Paragraph(f"<b>{escape(str(word))}</b>: {escape(str(text))}", style)
+
+
 def document(buffer, *, title, author="", pagesize=None, margin_mm=15):
     """A document template writing to ``buffer``, with its metadata."""
     from reportlab.lib.pagesizes import A4

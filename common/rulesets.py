@@ -7,7 +7,8 @@ gives it words, in Dutch and English:
   sets, in the order of the form, with :data:`LABELS`, :data:`HELP` and the labels
   of each field's choices (:data:`CHOICES`).
 * :func:`describe_ruleset` -- the rule set as a short list of plain sentences, as
-  the standings state their ranking rules.
+  the standings state their ranking rules; :func:`describe_game` -- what one game
+  is (the basis of an average per game).
 * :func:`ruleset_message` -- the core's :class:`~scoring.rules.InvalidRuleset` as
   a translated message for the field it names.
 * :func:`clean_ruleset` -- the models' check of a preset with its overrides
@@ -224,19 +225,26 @@ def _describe_preset(ruleset: Ruleset) -> str:
     }
 
 
+def describe_game(ruleset: Ruleset) -> str:
+    """What one game is, in a short sentence: what an average per game is per."""
+    if ruleset.game_end is GameEnd.TARGET:
+        return _("A game is a match to %(target)s points.") % {"target": ruleset.target_score}
+    if ruleset.hands_per_game == 16:
+        return _("A game is a boompje of 16 hands.")
+    count = ruleset.hands_per_game
+    return ngettext("A game is %(count)s hand.", "A game is %(count)s hands.", count) % {
+        "count": count
+    }
+
+
 def _describe_game_end(ruleset: Ruleset) -> str:
     if ruleset.game_end is GameEnd.TARGET:
         end = _(
             "A game is played to %(target)s: the first team with that many points at the end "
             "of a hand wins; if both have, the higher total."
         ) % {"target": ruleset.target_score}
-    elif ruleset.hands_per_game == 16:
-        end = _("A game is a boompje of 16 hands.")
     else:
-        count = ruleset.hands_per_game
-        end = ngettext("A game is %(count)s hand.", "A game is %(count)s hands.", count) % {
-            "count": count
-        }
+        end = describe_game(ruleset)
     if ruleset.on_tie is TieRule.DRAW:
         tie = _("Equal totals at the end: the game is drawn.")
     else:

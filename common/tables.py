@@ -20,7 +20,7 @@ from django.utils.encoding import force_str
 from django.utils.html import format_html
 from django_tables2 import RequestConfig
 
-from .columns import RANK, Column
+from .columns import RANK, Column, column_notes
 from .params import parse_int
 
 #: The most rows one page of a table shows, whatever ``?per_page=`` asks.
@@ -57,7 +57,10 @@ class SpecColumn(tables.Column):
     """A django-tables2 column drawn from a :class:`common.columns.Column`: the
     page shows :meth:`~common.columns.Column.text`, an export takes
     :meth:`~common.columns.Column.cell`. A column with an ``abbr`` shows it as its
-    header, with the title as the header's ``title`` attribute."""
+    header, with the title as the header's ``title`` attribute; a column with a
+    ``help`` has the help there (after the title, with an ``abbr``). The help is
+    also in the list under the table (:attr:`SpecTable.column_notes`): a ``title``
+    alone reaches neither a phone nor every screen reader."""
 
     def __init__(self, spec: Column, **kwargs):
         if spec.kind == RANK:
@@ -66,8 +69,9 @@ class SpecColumn(tables.Column):
             attrs = {"td": {"class": "num"}, "th": {"class": "num"}}
         else:
             attrs = {}
-        if spec.abbr:
-            attrs.setdefault("th", {})["title"] = spec.title
+        if spec.abbr or spec.help:
+            title = spec.note if spec.abbr and spec.help else spec.help or spec.title
+            attrs.setdefault("th", {})["title"] = title
         kwargs.setdefault("default", spec.text({}))
         super().__init__(verbose_name=spec.abbr or spec.title, attrs=attrs, **kwargs)
         self.spec = spec
@@ -112,6 +116,12 @@ class SpecTable(tables.Table):
             if not (column.column.exclude_from_export or column.name in exclude_columns)
         ]
         yield from values
+
+    @property
+    def column_notes(self):
+        """The columns with a help, for the list under the table
+        (``templates/includes/column_notes.html``)."""
+        return column_notes(self.spec)
 
     def text(self, key, record):
         """The spec's text of ``record``'s ``key``, for a ``render_*`` that dresses it."""

@@ -102,8 +102,19 @@ class XlsxWriter:
             return self.date(sheet, value)
         return value
 
-    def header(self, sheet, titles):
-        return [self.text(sheet, title, font=self.bold) for title in titles]
+    def header(self, sheet, titles, comments=()):
+        """The header row: bold titles; ``comments`` (by position, empty for none)
+        become the cells' comments, shown when pointing at the title."""
+        from openpyxl.comments import Comment
+
+        cells = [self.text(sheet, title, font=self.bold) for title in titles]
+        for cell, comment in zip(cells, comments, strict=False):
+            if comment and cell is not None:
+                # Excel draws a comment in a box of a fixed size: one tall enough for
+                # the text at about 55 characters a line of 14 points.
+                lines = len(comment) // 55 + 2
+                cell.comment = Comment(self.clean_text(comment), "", height=14 * lines, width=320)
+        return cells
 
     def save(self) -> bytes:
         if not self.workbook.worksheets:

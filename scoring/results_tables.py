@@ -1,12 +1,15 @@
 """Result and standings tables: one column spec, drawn by django-tables2 and every file.
 
 :func:`standings_columns` is the one definition of the standings' and an
-evening result's columns (titles, order, kinds, rounding); the page's
-django-tables2 tables below are built from it, and so are the spreadsheet, CSV
-and PDF of :mod:`scoring.exports.reports`.
+evening result's columns (titles, order, kinds, rounding, and what each counts:
+the help under the table); the page's django-tables2 tables below are built from
+it, and so are the spreadsheet, CSV and PDF of :mod:`scoring.exports.reports`.
+Each concept (roem, marsen, the average, ...) has one column function, so the
+standings, an evening's result and the player page say the same of it.
 
 :func:`player_evening_columns` and :func:`partner_columns` are the player page's
-two tables (no file yet).
+two tables (no file yet); :func:`player_stat_columns` the columns its statistics
+share with the standings (their titles and help).
 
 Rows are plain dicts built by the views from ``scoring.standings``; the rank is
 a value of the row, so sorting by another column keeps every player's rank.
@@ -20,35 +23,135 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.columns import DATE, DECIMAL, INT, RANK, TEXT, Column
+from common.rulesets import CHOICES as RULESET_CHOICES
+from common.rulesets import describe_game
 from common.tables import SpecTable
+from scoring.rules import InvalidRuleset
 
 
-def standings_columns(*, pairs=False, evenings=True, round_numbers=(), prize=False):
+def standings_columns(
+    *, pairs=False, evenings=True, round_numbers=(), prize=False, competition=None
+):
     """The columns of the standings (``evenings``) or of an evening's result
     (``round_numbers``: a column per round; ``prize``: winner and poedelprijs in
-    words, for the files; the page shows them as badges by the name)."""
+    words, for the files; the page shows them as badges by the name).
+
+    ``competition``: whose rule set and sit-out score the columns' help states (what
+    a nat team's roem does, what a game is); without it the help says it in general."""
+    ruleset = _ruleset_of(competition)
     columns = [
-        Column("rank", _("#"), RANK, 5),
+        rank_column(),
         Column("name", _("Pair") if pairs else _("Player"), TEXT, 24),
     ]
     columns += [
         Column(f"round_{n}", _("Round %(number)s") % {"number": n}, INT, 9) for n in round_numbers
     ]
-    columns += [
-        Column("points", _("Points"), INT, 9),
-        Column("average", _("Average"), DECIMAL, 9),
-    ]
+    columns += [points_column(season=evenings), average_column(ruleset)]
     if evenings:
-        columns.append(Column("evenings", _("Evenings"), INT, 9))
+        columns.append(evenings_column())
     columns += [
-        Column("games", _("Games"), INT, 8),
-        Column("marsen", _("Marsen"), INT, 8),
-        Column("nat", _("Nat"), INT, 6),
-        Column("roem", _("Roem"), INT, 8),
+        games_column(),
+        marsen_column(sitout_mars=bool(competition and competition.sitout_mars)),
+        nat_column(),
+        roem_column(ruleset),
     ]
     if prize:
         columns.append(Column("prize", _("Prize"), TEXT, 8))
     return columns
+
+
+def _ruleset_of(competition):
+    """The rule set a competition's help speaks of; None (the help in general words)
+    without a competition or for one whose stored rule set the core refuses."""
+    if competition is None:
+        return None
+    try:
+        return competition.ruleset()
+    except InvalidRuleset:
+        return None
+
+
+# --- The columns of the results, each with what it counts -----------------------------
+# One column per concept: the standings, an evening's result and the player page
+# (its statistics) take their titles and help from here.
+
+
+def rank_column(title=None):
+    return Column(
+        "rank",
+        title or _("#"),
+        RANK,
+        5,
+        help=_("The place; 3= is a place shared with others, – is no place (yet)."),
+    )
+
+
+def points_column(*, season=True):
+    """The points: of the evenings that count (``season``), or of one evening."""
+    if season:
+        words = _(
+            "The total of the evenings that count: their team's game totals, plus "
+            "sit-out and absence scores and adjustments."
+        )
+    else:
+        words = _(
+            "The evening's total: their team's game totals, plus sit-out and absence "
+            "scores and adjustments."
+        )
+    return Column("points", _("Points"), INT, 9, help=words)
+
+
+def average_column(ruleset=None, title=None):
+    """Points per game, with what a game is under ``ruleset`` (a boompje of 16 hands,
+    a match to 500)."""
+    words = _("Points per game: the points divided by the games.")
+    if ruleset is not None:
+        words += " " + describe_game(ruleset)
+    return Column("average", title or _("Average"), DECIMAL, 9, help=words)
+
+
+def evenings_column():
+    words = _(
+        "Evenings played, also those not among the best; an evening with only an "
+        "absence score is not played."
+    )
+    return Column("evenings", _("Evenings"), INT, 9, help=words)
+
+
+def games_column():
+    words = _("One a round: played, sat out or scored for absence.")
+    return Column("games", _("Games"), INT, 8, help=words)
+
+
+def marsen_column(*, sitout_mars=False):
+    """Marsen: the playing team's pits. A tegenpit is not one (DOMAIN.md: clubs write
+    it TP, apart from the playing team's M), so it is left out, and the help says so."""
+    words = _(
+        "Hands their team played and took every trick (a pit, M on the score sheet). "
+        "A tegenpit (TP: every trick taken as defenders) is not counted."
+    )
+    if sitout_mars:
+        words += " " + _("A round sat out counts as a mars.")
+    return Column("marsen", _("Marsen"), INT, 8, help=words)
+
+
+def nat_column():
+    words = _("Hands their team played and went nat; the opponents going nat is not counted.")
+    return Column("nat", _("Nat"), INT, 6, help=words)
+
+
+def roem_column(ruleset=None):
+    """Roem received: what the team banked (``scoring.services.game_roem``), so a nat
+    team's roem counts where ``ruleset.nat_roem`` sends it."""
+    words = [_("The roem their team received: in a hand it made, its own.")]
+    if ruleset is not None:
+        rule = dict(RULESET_CHOICES["nat_roem"])[ruleset.nat_roem.value]
+        words.append(_("When a team is nat: %(rule)s.") % {"rule": rule})
+    else:
+        words.append(_("When a team is nat, the rule set says who gets the roem."))
+    words.append(_("After verzaken the other team gets all roem of the hand."))
+    words.append(_("The 100 for a pit is not roem."))
+    return Column("roem", _("Roem"), INT, 8, help=" ".join(words))
 
 
 class StandingsTable(SpecTable):
@@ -149,6 +252,19 @@ def partner_columns():
         Column("games", _("Games together"), INT, 9),
         Column("average", _("Average together"), DECIMAL, 9),
     ]
+
+
+def player_stat_columns(competition):
+    """The player page's statistics that are columns of the standings too, by key, with
+    their help: the same words as the standings' and an evening result's headers."""
+    ruleset = _ruleset_of(competition)
+    columns = [
+        games_column(),
+        average_column(ruleset, title=_("Average per game")),
+        marsen_column(sitout_mars=competition.sitout_mars),
+        roem_column(ruleset),
+    ]
+    return {column.key: column for column in columns}
 
 
 def player_evening_rows(evenings, *, url):

@@ -8,7 +8,6 @@ they show names and numbers only, never contact details.
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from clubs.models import Member
 from clubs.permissions import club_required
@@ -26,6 +25,7 @@ from .results_tables import (
     StandingsTable,
     partner_rows,
     player_evening_rows,
+    player_stat_columns,
     standings_columns,
 )
 from .results_words import describe_evening
@@ -80,19 +80,19 @@ def season_standings(request, club, pk):
         period = get_object_or_404(competition.periods, pk=id_or_404(request.GET["period"]))
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
+    columns = standings_columns(pairs=pairs, competition=competition)
     table = StandingsTable(
-        _rows(result.lines, result.names, club, competition, pairs=pairs),
-        columns=standings_columns(pairs=pairs),
+        _rows(result.lines, result.names, club, competition, pairs=pairs), columns=columns
     )
     configure_table(request, table)
     labels = dict(Competition.SideRanking.choices)
     sides = []
     for key, side in standings.side_standings(competition=competition, period=period):
         side_table = StandingsTable(
-            _rows(side.lines, side.names, club, competition, pairs=pairs), prefix=f"{key}-"
+            _rows(side.lines, side.names, club, competition, pairs=pairs),
+            columns=columns,
+            prefix=f"{key}-",
         )
-        if pairs:
-            side_table.columns["name"].column.verbose_name = _("Pair")
         configure_table(request, side_table)
         sides.append({"key": key, "label": labels[key], "table": side_table})
     context = {
@@ -125,7 +125,9 @@ def evening_result(request, club, pk):
         row["poedel"] = row["key"] in poedel
         for number in result.round_numbers:
             row[f"round_{number}"] = result.rounds.get(row["key"], {}).get(number, "")
-    columns = standings_columns(pairs=pairs, evenings=False, round_numbers=result.round_numbers)
+    columns = standings_columns(
+        pairs=pairs, evenings=False, round_numbers=result.round_numbers, competition=competition
+    )
     table = EveningResultTable(rows, columns=columns)
     configure_table(request, table)
     board = request.GET.get("board") == "1"
@@ -154,7 +156,10 @@ def player(request, club, pk):
         competition = competitions[0]
     stats = standings.player_stats(member=member, competition=competition) if competition else None
     evening_url = _evening_urls(club)
+    concepts = player_stat_columns(competition) if competition else {}
     context = {
+        "concepts": concepts,
+        "concept_notes": list(concepts.values()),
         "club": club,
         "member": member,
         "competition": competition,

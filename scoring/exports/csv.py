@@ -6,8 +6,11 @@ Standings and results
     Like the member export: UTF-8 with a byte-order mark (Excel shows accents
     right), the site's one dialect (``;`` and a decimal comma in Dutch, ``,``
     and a point in English: :func:`common.csvfile.dialect`), CRLF. The header row
-    has the column titles in the active language, no lines above it (a CSV
-    file has one table; the settings are in the .xlsx and the PDF). A shared
+    has the column titles in the active language, no lines above or below it: a
+    CSV file is one table for a program to read, and lines of text around it
+    would be read as rows of players (a pandas or spreadsheet import, a sort).
+    The settings and what each column counts (the columns' help) are in the
+    .xlsx and the PDF, and on the page. A shared
     rank is written ``3=``, a rank below the attendance line stays empty, an
     average has one decimal with the active language's decimal sign (a comma
     in Dutch), so Excel reads it as a number.

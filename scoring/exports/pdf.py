@@ -28,7 +28,8 @@ Table plan
     alphabetical order with their table and seat, and who sits out.
 Reports
     The standings or an evening's result as a table whose header row repeats on
-    every page; the ranking settings above it, in words. Landscape when the
+    every page; the ranking settings above it, in words; under it, what each
+    column counts (the columns' help), a line per column, then the footnotes. Landscape when the
     columns do not fit upright (an evening of five rounds or more).
 """
 
@@ -38,8 +39,9 @@ import io
 
 from django.utils.translation import gettext as _
 
+from common.columns import column_notes
 from common.formatting import day_text as _date
-from common.pdf import BOLD, FONT, document, numbered_canvas, register_fonts
+from common.pdf import BOLD, FONT, document, numbered_canvas, register_fonts, term
 from common.pdf import paragraph as _p
 from common.pdf import styles as _styles
 
@@ -117,6 +119,10 @@ def report_pdf(report: Report) -> bytes:
         style.append(("LINEABOVE", (0, line), (-1, line), 1.2, colors.black))
     table.setStyle(TableStyle(style))
     story.append(table)
+    notes = column_notes(report.columns)
+    if notes:
+        story.append(Spacer(1, 6))
+        story.extend(term(column.title, column.help, styles["small"]) for column in notes)
     if report.footnotes:
         story.append(Spacer(1, 6))
         story.extend(_p(note, styles["small"]) for note in report.footnotes)

@@ -35,6 +35,8 @@ class Report:
     rows: list[dict]
     notes: list[str] = field(default_factory=list)  # above the table (ranking settings)
     footnotes: list[str] = field(default_factory=list)  # below it
+    # What the columns count (each column's ``help``) stands under the table, before
+    # the footnotes, in the .xlsx and the PDF: common.columns.column_notes(columns).
     sheet: str = ""  # the spreadsheet tab's name
     stem: str = ""  # the file name without extension
     printed: date | None = None
@@ -64,7 +66,7 @@ def standings_report(*, competition: Competition, period=None) -> Report:
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
     rows = [_line_row(line, result.names) for line in result.lines]
-    columns = _fit_widths(standings_columns(pairs=pairs), rows)
+    columns = _fit_widths(standings_columns(pairs=pairs, competition=competition), rows)
     count = len(result.evenings)
     subtitle = competition.name + (f" · {period.name}" if period is not None else "")
     subtitle += " · " + (
@@ -114,7 +116,11 @@ def evening_report(*, evening: Evening) -> Report:
             row["prize"] = ""
         rows.append(row)
     columns = standings_columns(
-        pairs=pairs, evenings=False, round_numbers=result.round_numbers, prize=result.final
+        pairs=pairs,
+        evenings=False,
+        round_numbers=result.round_numbers,
+        prize=result.final,
+        competition=competition,
     )
     columns = _fit_widths(columns, rows)
     notes, footnotes = [], []

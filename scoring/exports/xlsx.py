@@ -10,6 +10,9 @@ Decisions
   a number shown with one decimal.
 - Standings: the club, the title and the ranking settings in plain words stand
   above the table; everything above its header stays in view when scrolling.
+  What a column counts (its help) is a comment on its header cell and a line of
+  notes under the table, after an empty row (outside the filter), as the page
+  has it under its table; the footnotes (who is not ranked) follow.
 - Names starting with ``=``, ``+``, ``-`` or ``@`` are text cells with the quote
   prefix: no spreadsheet runs them as a formula.
 - Written by the one writer layer, :mod:`common.xlsxfile` (write-only mode:
@@ -18,7 +21,7 @@ Decisions
 
 from django.utils.translation import gettext as _
 
-from common.columns import DECIMAL, RANK, TEXT
+from common.columns import DECIMAL, RANK, TEXT, column_notes
 from common.csvfile import FORMULA_TRIGGERS
 from common.formatting import date_text
 from common.xlsxfile import XlsxWriter, set_widths
@@ -50,7 +53,8 @@ def report_xlsx(report: Report) -> bytes:
     sheet.print_title_rows = f"{header_row}:{header_row}"
     for row in top:
         sheet.append(row)
-    sheet.append(out.header(sheet, [column.title for column in report.columns]))
+    comments = [column.help for column in report.columns]
+    sheet.append(out.header(sheet, [column.title for column in report.columns], comments))
     for row in report.rows:
         cells = []
         for column in report.columns:
@@ -64,6 +68,11 @@ def report_xlsx(report: Report) -> bytes:
             else:
                 cells.append(out.number(sheet, value))
         sheet.append(cells)
+    notes = column_notes(report.columns)
+    if notes:
+        sheet.append([])
+        for column in notes:
+            sheet.append([out.text(sheet, column.note)])
     if report.footnotes:
         sheet.append([])
         for note in report.footnotes:

@@ -65,11 +65,14 @@ def test_a_long_standings_list_repeats_the_header_on_every_page(read_only_season
     pages = pdf_pages(pdf.report_pdf(report))
     assert len(pages) >= 3
     for number, text in enumerate(pages, 1):
-        assert has_run(text, "#", "Player", "Points", "Average")
+        # A page of the table (the notes under it may end on a page of their own).
+        if "Speler " in text:
+            assert has_run(text, "#", "Player", "Points", "Average")
         assert competition.club.name in text
         assert f"Page {number} of {len(pages)}" in text
     everything = "\n".join(pages)
     assert all(f"Speler {n:03d}" in everything for n in range(len(rows)))
+    assert sum("Speler " in text for text in pages) >= 3
 
 
 def test_evening_result_pdf_has_rounds_points_and_prizes(read_only_season):

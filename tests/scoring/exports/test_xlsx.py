@@ -27,6 +27,17 @@ def header_row(sheet, first="#"):
     raise AssertionError("no header row")
 
 
+def table_rows(sheet, top):
+    """The rows of the table under the header row ``top``, up to the empty row
+    that ends it (the notes under it are not rows of players)."""
+    rows = []
+    for row in sheet.iter_rows(min_row=top + 1, values_only=True):
+        if all(value is None for value in row):
+            break
+        rows.append(list(row))
+    return rows
+
+
 def standings_values(competition):
     result = standings.season_standings(competition=competition)
     return [
@@ -63,7 +74,7 @@ def test_standings_sheet_holds_the_sites_numbers_as_numbers(read_only_season):
         "Nat",
         "Roem",
     ]
-    rows = [list(row) for row in sheet.iter_rows(min_row=top + 1, values_only=True)]
+    rows = table_rows(sheet, top)
     expected = standings_values(competition)
     assert len(rows) == len(expected) == 9
     for got, want in zip(rows, expected, strict=True):
