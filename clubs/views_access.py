@@ -23,7 +23,7 @@ from . import services
 from .auth import SignupForm, client_address
 from .forms import ClubCreateForm, ClubDeleteForm, InvitationForm, MemberForgetForm
 from .models import Invitation, Member
-from .permissions import Role, account_confined_to, club_required
+from .permissions import Capability, account_confined_to, club_required
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -110,7 +110,7 @@ def invitation_accept(request, token):
 
 
 @require_POST
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def invitation_create(request, club):
     form = InvitationForm(request.POST, club=club)
     if form.is_valid():
@@ -135,7 +135,7 @@ def invitation_create(request, club):
     return redirect("clubs:role-list", club=club.slug)
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def invitation_detail(request, club, pk):
     invitation = get_object_or_404(Invitation.objects.open(), club=club, pk=pk)
     url = request.build_absolute_uri(invitation.get_absolute_url())
@@ -150,7 +150,7 @@ def invitation_detail(request, club, pk):
 
 
 @require_POST
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def invitation_revoke(request, club, pk):
     invitation = get_object_or_404(Invitation, club=club, pk=pk)
     try:
@@ -164,7 +164,7 @@ def invitation_revoke(request, club, pk):
 
 
 @require_POST
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def password_link(request, club, user_id):
     user = get_object_or_404(services.club_people(club), pk=user_id)
     try:
@@ -184,15 +184,22 @@ def password_link(request, club, user_id):
     return render(request, "clubs/password_link.html", context)
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.FORGET_MEMBERS)
 def member_forget(request, club, pk):
     member = get_object_or_404(Member, club=club, pk=pk)
-    form = MemberForgetForm(request.POST if request.method == "POST" else None)
+    form = MemberForgetForm(request.POST if request.method == "POST" else None, member=member)
     if request.method == "POST" and form.is_valid():
         try:
-            services.member_forget(member=member, by=request.user, name=form.cleaned_data["name"])
+            services.member_forget(
+                member=member,
+                by=request.user,
+                confirm_name=form.cleaned_data["confirm_name"],
+                name=form.cleaned_data["name"],
+            )
         except ValidationError as exc:
             apply_validation_error(form, exc)
+        except PermissionDenied as exc:
+            form.add_error(None, str(exc))
         else:
             messages.success(request, _("The member's personal data is erased."))
             return redirect("clubs:member-detail", club=club.slug, pk=member.pk)
@@ -205,10 +212,10 @@ def member_forget(request, club, pk):
         "closes_account": account is not None and account_confined_to(account, club),
         "login_log_days": settings.LOGIN_LOG_DAYS,
     }
-    return render(request, "clubs/member_forget.html", context)
+    return render(request, "clubs/member_forget.html", context, status=form_status(form))
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.DELETE_CLUB)
 def club_delete(request, club):
     form = ClubDeleteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
