@@ -318,6 +318,46 @@ class MemberForgetForm(forms.Form):
         ) % {"name": member.name}
 
 
+class AccountEmailForm(forms.Form):
+    """One's own e-mail address on the account page, with the password again."""
+
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        max_length=254,
+        help_text=_(
+            "Where “Forgot your password?” sends a new-password link. Leave empty to "
+            "remove it; no other account may have the same address."
+        ),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To be sure it is you."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_email_%s")  # beside the delete form's password
+        super().__init__(*args, **kwargs)
+
+
+class InvitationAcceptForm(forms.Form):
+    """Accepting as the logged-in account: whether to take the invitation's address."""
+
+    take_email = forms.BooleanField(required=False, initial=True)
+
+    def __init__(self, *args, offer="", **kwargs):
+        super().__init__(*args, **kwargs)
+        if offer:
+            self.fields["take_email"].label = _(
+                "Use %(email)s as my account's e-mail address (for “Forgot your password?”)"
+            ) % {"email": offer}
+        else:
+            del self.fields["take_email"]
+
+
 class AccountDeleteForm(forms.Form):
     password = forms.CharField(
         label=_("Your password"),

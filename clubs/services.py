@@ -25,6 +25,8 @@ from . import signals
 from .auth import (
     account_token_generator,
     club_start_allowed,
+    email_refusal,
+    normalised_email,
     throttle_allowed,
     throttle_clear,
     wait_text,
@@ -383,12 +385,23 @@ def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
     return invitation
 
 
+def invitation_email_offer(*, invitation: Invitation, user) -> str:
+    """The invitation's address, when ``user`` may take it as the account's own: the
+    account has none yet and no other account has it; else ""."""
+    if not invitation.email or user.email:
+        return ""
+    return "" if email_refusal(email=invitation.email, user=user) else invitation.email
+
+
 @transaction.atomic
-def invitation_accept(*, token: str, user) -> ClubRole:
+def invitation_accept(*, token: str, user, take_email: bool = False) -> ClubRole:
     """Give ``user`` the invitation's role (never taking a capability away) and use it up.
 
     An invitation tied to a member record links that record to the account, so
-    the player sees their own results.
+    the player sees their own results. With ``take_email`` (the account's owner
+    ticked it) the invitation's address becomes the account's, only when the
+    account has none and no other account has it (:func:`invitation_email_offer`):
+    an address the account has is never changed by a club's invitation.
     """
     invitation = Invitation.objects.select_for_update().filter(token=token).first()
     if invitation is None or not invitation.is_open():
@@ -411,6 +424,10 @@ def invitation_accept(*, token: str, user) -> ClubRole:
     if member is not None and member.user_id is None:
         member.user = user
         member.save(update_fields=["user"])
+    offer = invitation_email_offer(invitation=invitation, user=user) if take_email else ""
+    if offer:
+        user.email = normalised_email(offer)
+        user.save(update_fields=["email"])
     invitation.used_at = timezone.now()
     invitation.used_by = user
     invitation.save(update_fields=["used_at", "used_by"])
@@ -952,6 +969,39 @@ def _account_sentence_scrub(line, forms, username, replacement):
                 at = match.end(group)
             return "".join([*out, line[at:]])
     return line
+
+
+# --- One's own account ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def account_email_set(*, user, by, email: str, password: str):
+    """Set (or with an empty ``email`` remove) ``user``'s own e-mail address.
+
+    Only its owner, with the account's password again (the address is where reset
+    links go); refused when another account has the address
+    (:func:`clubs.auth.email_refusal`). Reset links made before stop working
+    (Django's reset token includes the address).
+    """
+    from django.core.validators import validate_email
+
+    if by is None or by.pk != user.pk:
+        raise PermissionDenied(_("Only the owner of an account can change its e-mail address."))
+    if not check_password(password or "", user.password):
+        raise ValidationError({"password": _("That password is wrong; nothing is changed.")})
+    email = normalised_email(email)
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ValidationError({"email": _("Enter a valid e-mail address.")}) from None
+    refusal = email_refusal(email=email, user=user)
+    if refusal:
+        raise ValidationError({"email": refusal})
+    if email != user.email:
+        user.email = email
+        user.save(update_fields=["email"])
+    return user
 
 
 # --- Delete one's own account ---------------------------------------------------------------
