@@ -96,8 +96,9 @@ class NotVisible(Http404):
 
 
 def role_sentence(role) -> str:
-    """What ``role`` may do, in one sentence of the user's language (the roles page,
-    the invitation form's help, the invitation itself)."""
+    """What ``role`` may do, in one sentence of the user's language: its capabilities'
+    labels (the roles page, where both role choices point at it; an invitation's page
+    and its e-mail)."""
     labels = [str(c.label) for c in Capability if c in ROLE_CAPABILITIES[Role(role)]]
     return capfirst("; ".join(labels)) + "."
 

@@ -41,6 +41,7 @@ from .permissions import (
     require,
     role_below,
     role_grant_refusal,
+    role_sentence,
 )
 
 #: What a club's administrator sets (and what a club archive carries of the club itself).
@@ -355,9 +356,14 @@ def invitation_send(*, invitation: Invitation, url: str) -> bool:
 
     subject = _("Invitation for %(club)s") % {"club": invitation.club.name}
     body = _(
-        "You are invited to %(club)s on the klaverjas site as %(role)s.\n\n"
+        "You are invited to %(club)s on the klaverjas site as %(role)s.\n%(may)s\n\n"
         "Open this link within a week to make an account or log in:\n%(url)s\n"
-    ) % {"club": invitation.club.name, "role": invitation.get_role_display(), "url": url}
+    ) % {
+        "club": invitation.club.name,
+        "role": invitation.get_role_display(),
+        "may": role_sentence(invitation.role),
+        "url": url,
+    }
     try:
         send_mail(subject, body, None, [invitation.email])
     except (OSError, SMTPException):

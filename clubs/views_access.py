@@ -99,7 +99,7 @@ def invitation_accept(request, token):
         # The new account starts with the address the invitation was sent to; its
         # owner may change it.
         form = AccountCreationForm(data, initial={"email": normalised_email(invitation.email)})
-    if request.method == "POST" and (form or accept_form).is_valid():
+    if request.method == "POST" and (accept_form if form is None else form).is_valid():
         user = request.user if form is None else form.save()
         take_email = form is None and accept_form.cleaned_data.get("take_email", False)
         try:
@@ -168,6 +168,7 @@ def invitation_detail(request, club, pk):
     context = {
         "club": club,
         "invitation": invitation,
+        "role_sentence": role_sentence(invitation.role),
         "url": url,
         "svg": _qr(url, _("Invitation for %(club)s") % {"club": club.name}),
         "loopback": _loopback(request),
