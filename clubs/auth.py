@@ -18,12 +18,18 @@ so every login form, the admin's included, meets the same policy), tuned here:
   lines, and ``manage.py prune_login_log`` does it (and drops failures past the
   lockout window) for a site nobody logs in to.
 
+An account's e-mail address reaches one account only: :func:`email_refusal`
+refuses an address another account has (sign-up, the invitation's page, the
+account page), and a reset request for an address two accounts share anyway
+sends nothing (:class:`ResetPasswordForm`).
+
 Everything else that is braked (reset requests, sign-ups, new clubs, a member's
 PIN) counts in the throttle cache with :func:`throttle_allowed`: a count per key
 and window, the window's end kept in the value, counted in turns.
 """
 
 import hashlib
+import logging
 import math
 import os
 import threading
@@ -35,7 +41,9 @@ from typing import NamedTuple
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_lockout_parameters
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.contrib.auth.views import PasswordResetConfirmView, PasswordResetView
@@ -49,6 +57,8 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
+
+logger = logging.getLogger(__name__)
 
 
 def normalised_username(request, credentials=None):
@@ -323,13 +333,52 @@ def club_start_allowed(*, user, address=None):
     )
 
 
-# --- Password reset ------------------------------------------------------------------------
+# --- E-mail addresses and password reset -------------------------------------------------------
+
+
+def normalised_email(email) -> str:
+    """The address as stored: spaces around it gone, the domain in lower case."""
+    return get_user_model().objects.normalize_email((email or "").strip())
+
+
+def accounts_with_email(email):
+    """The accounts whose address is ``email``, whatever its case."""
+    return get_user_model()._default_manager.filter(email__iexact=normalised_email(email))
+
+
+def email_refusal(*, email, user=None):
+    """Why ``email`` may not be the address of ``user`` (None: a new account), or None.
+
+    Another account has it: a reset link sent there would reach two accounts,
+    and the owner of the other would get this one's.
+    """
+    if not normalised_email(email):
+        return None
+    others = accounts_with_email(email)
+    if user is not None and user.pk is not None:
+        others = others.exclude(pk=user.pk)
+    if others.exists():
+        return _(
+            "Another account already uses this e-mail address. If it is yours, log in "
+            "with that account; otherwise give another address."
+        )
+    return None
 
 
 class ResetPasswordForm(PasswordResetForm):
+    """Django's reset form, braked, and never for an address two accounts share."""
+
     def __init__(self, *args, request=None, **kwargs):
         self.request = request
         super().__init__(*args, **kwargs)
+
+    def get_users(self, email):
+        if accounts_with_email(email).count() > 1:
+            # Older accounts may share one (the site refuses it now): the link would
+            # reach both, so it goes to neither; the page says the same as always.
+            logger.warning("password reset: an address shared by several accounts; not sent")
+            return iter(())
+        return super().get_users(email)
 
     def clean(self):
         cleaned = super().clean()
@@ -389,8 +438,38 @@ def wait_text(seconds: int) -> str:
     return timeuntil(timezone.now() + timedelta(seconds=seconds + 1))
 
 
-class SignupForm(UserCreationForm):
+class AccountCreationForm(UserCreationForm):
+    """A new account: a username, a password and an e-mail address no other account
+    has (:func:`email_refusal`). Optional here (the invitation's page: a player
+    without e-mail gets a password link from the club); :class:`SignupForm` needs it."""
+
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        help_text=_(
+            "Where “Forgot your password?” sends a new-password link. Optional; "
+            "no other account may have the same address."
+        ),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+    def clean_email(self):
+        email = normalised_email(self.cleaned_data.get("email"))
+        refusal = email_refusal(email=email)
+        if refusal:
+            raise ValidationError(refusal, code="email_taken")
+        return email
+
+
+class SignupForm(AccountCreationForm):
     """A new account: at most ``SIGNUP_LIMITS`` from one client address per window.
+
+    The e-mail address is required: whoever signs up starts a club and is its
+    administrator, and nobody above an administrator makes them a password link,
+    so "Forgot your password?" is their only way back in.
 
     Only a sign-up that is otherwise valid is counted (a mistyped password costs
     nothing); a refused one is the form's error, and no account is made."""
@@ -398,6 +477,11 @@ class SignupForm(UserCreationForm):
     def __init__(self, *args, request, **kwargs):
         self.request = request
         super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+        self.fields["email"].help_text = _(
+            "Where “Forgot your password?” sends a new-password link: as the club's "
+            "administrator you have nobody else to ask. No other account may have it."
+        )
 
     def _post_clean(self):
         super()._post_clean()  # the password checks run here, after clean()

@@ -202,6 +202,25 @@ class MemberMergeForm(forms.Form):
         self.fields["remove"].queryset = Member.objects.filter(club=keep.club).exclude(pk=keep.pk)
 
 
+#: The id of the list of what each role may do (``clubs.permissions.role_sentences``).
+ROLE_SENTENCES_ID = "role-sentences"
+
+
+def _role_field(label):
+    """A choice of role: its help points at the list of what each role may do."""
+    return forms.ChoiceField(
+        label=label,
+        choices=ClubRole.Role.choices,
+        help_text=_("What each role may do is listed under “What each role may do”."),
+    )
+
+
+def _describe_roles(form, name="role"):
+    """Tie the role choice to its own help and to the list of role sentences."""
+    field = form.fields[name]
+    field.widget.attrs["aria-describedby"] = f"{form[name].auto_id}_helptext {ROLE_SENTENCES_ID}"
+
+
 class RoleGrantForm(forms.Form):
     """Change the role of one of the club's people: only accounts that hold a role here.
 
@@ -210,10 +229,13 @@ class RoleGrantForm(forms.Form):
     """
 
     user = forms.ModelChoiceField(label=_("Person"), queryset=get_user_model().objects.none())
-    role = forms.ChoiceField(label=_("Role"), choices=ClubRole.Role.choices)
+    role = _role_field(_("New role"))
 
     def __init__(self, *args, club, **kwargs):
+        # Its own ids: the roles page shows the invitation form beside it.
+        kwargs.setdefault("auto_id", "id_grant_%s")
         super().__init__(*args, **kwargs)
+        _describe_roles(self)
         self.fields["user"].queryset = (
             get_user_model().objects.filter(club_roles__club=club).order_by("username")
         )
@@ -246,7 +268,7 @@ class ClubCreateForm(forms.ModelForm):
 
 
 class InvitationForm(forms.Form):
-    role = forms.ChoiceField(label=_("Role"), choices=ClubRole.Role.choices)
+    role = _role_field(_("Role"))
     member = forms.ModelChoiceField(
         label=_("Player"),
         queryset=Member.objects.none(),
@@ -260,7 +282,10 @@ class InvitationForm(forms.Form):
     )
 
     def __init__(self, *args, club, **kwargs):
+        # Its own ids: the roles page shows the change-a-role form beside it.
+        kwargs.setdefault("auto_id", "id_invite_%s")
         super().__init__(*args, **kwargs)
+        _describe_roles(self)
         self.fields["member"].queryset = Member.objects.filter(club=club, user__isnull=True)
 
 
@@ -277,6 +302,60 @@ class MemberForgetForm(forms.Form):
         required=False,
         help_text=_("Leave empty for “former member” and the record's number."),
     )
+    confirm_name = forms.CharField(
+        label=_("Type the member's name to confirm"),
+        max_length=200,
+        strip=True,
+        error_messages={
+            "required": _("Type the member's name to confirm; nothing was erased without it.")
+        },
+    )
+
+    def __init__(self, *args, member, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["confirm_name"].help_text = _(
+            "Exactly as it is written: %(name)s. Erasing cannot be undone."
+        ) % {"name": member.name}
+
+
+class AccountEmailForm(forms.Form):
+    """One's own e-mail address on the account page, with the password again."""
+
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        max_length=254,
+        help_text=_(
+            "Where “Forgot your password?” sends a new-password link. Leave empty to "
+            "remove it; no other account may have the same address."
+        ),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To be sure it is you."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_email_%s")  # beside the delete form's password
+        super().__init__(*args, **kwargs)
+
+
+class InvitationAcceptForm(forms.Form):
+    """Accepting as the logged-in account: whether to take the invitation's address."""
+
+    take_email = forms.BooleanField(required=False, initial=True)
+
+    def __init__(self, *args, offer="", **kwargs):
+        super().__init__(*args, **kwargs)
+        if offer:
+            self.fields["take_email"].label = _(
+                "Use %(email)s as my account's e-mail address (for “Forgot your password?”)"
+            ) % {"email": offer}
+        else:
+            del self.fields["take_email"]
 
 
 class AccountDeleteForm(forms.Form):

@@ -96,7 +96,7 @@ from common.tabular import (
 from common.text import validate_member_name
 
 from .models import Club, ClubLog, Member
-from .permissions import Role, require_role
+from .permissions import Capability, require
 
 __all__ = [
     "FORMULA_TRIGGERS",
@@ -691,7 +691,7 @@ def member_import_apply(
     preview) the changes are made as found now. A row in error rejects the
     whole import with :class:`ImportRejected`.
     """
-    require_role(by, club, Role.ADMIN)
+    require(by, club, Capability.IMPORT_MEMBERS)
     Club.objects.select_for_update().get(pk=club.pk)  # one import per club at a time
     rows = list(rows)
     plan = _check(club, rows, columns)

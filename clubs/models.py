@@ -170,21 +170,20 @@ class Member(models.Model):
 
 
 class ClubRole(models.Model):
-    """A site user's role in one club. Roles are ordered: each includes the ones below.
+    """A site user's role in one club: one role per account per club.
 
-    member: reads the club's results even when they are not public.
-    scorer: enters and confirms scores at any table of the club.
-    director (wedstrijdleider): competitions, evenings, draws, corrections, members.
-    admin: everything of the club, including the member list and roles.
+    What each role may do is a table of capabilities in one place,
+    ``clubs.permissions.ROLE_CAPABILITIES`` (and docs/permissions.md); the roles
+    are not a ladder. The secretary keeps the member list and the club's files
+    but neither runs evenings nor gives roles.
     """
 
     class Role(models.TextChoices):
         MEMBER = "member", _("member")
         SCORER = "scorer", _("scorer")
         DIRECTOR = "director", _("tournament director")
+        SECRETARY = "secretary", _("secretary")
         ADMIN = "admin", _("club administrator")
-
-    LEVELS = {Role.MEMBER: 1, Role.SCORER: 2, Role.DIRECTOR: 3, Role.ADMIN: 4}
 
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="roles", verbose_name=_("club")
@@ -209,7 +208,7 @@ class ClubRole(models.Model):
                 violation_error_message=_("This user already has a role in this club."),
             ),
             models.CheckConstraint(
-                condition=Q(role__in=["member", "scorer", "director", "admin"]),
+                condition=Q(role__in=["member", "scorer", "director", "secretary", "admin"]),
                 name="club_role_known",
             ),
         ]
@@ -220,10 +219,6 @@ class ClubRole(models.Model):
     def save(self, *args, **kwargs):
         super().save(*args, **kwargs)
         RoleTrace.objects.get_or_create(user_id=self.user_id, club_id=self.club_id)
-
-    @property
-    def level(self):
-        return self.LEVELS[self.role]
 
 
 class RoleTrace(models.Model):
@@ -385,7 +380,7 @@ class Invitation(models.Model):
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(role__in=["member", "scorer", "director", "admin"]),
+                condition=Q(role__in=["member", "scorer", "director", "secretary", "admin"]),
                 name="invitation_role_known",
             ),
         ]

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from .models import ClubRole, Member
+from .permissions import Capability, roles_with
 
 
 def member_list(*, club, query="", status="", guests=""):
@@ -56,7 +57,7 @@ def club_first_steps(*, club):
     from .models import ClubLog, Invitation
 
     slug = club.slug
-    directors = [ClubRole.Role.DIRECTOR, ClubRole.Role.ADMIN]
+    directors = roles_with(Capability.RUN_COMPETITIONS)
     return [
         Step(
             _("Choose the rule set and the club's settings"),

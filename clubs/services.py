@@ -25,12 +25,24 @@ from . import signals
 from .auth import (
     account_token_generator,
     club_start_allowed,
+    email_refusal,
+    normalised_email,
     throttle_allowed,
     throttle_clear,
     wait_text,
 )
 from .models import Club, ClubLog, ClubRole, Invitation, Member, PasswordLink
-from .permissions import Role, account_confined_to, password_link_refusal, require_role
+from .permissions import (
+    Capability,
+    Role,
+    account_confined_to,
+    capabilities,
+    password_link_refusal,
+    require,
+    role_below,
+    role_grant_refusal,
+    role_sentence,
+)
 
 #: What a club's administrator sets (and what a club archive carries of the club itself).
 CLUB_FIELDS = (
@@ -53,6 +65,12 @@ PIN_TRIES = 5
 PIN_LOCK_SECONDS = 10 * 60
 
 
+def typed_exactly(typed, name) -> bool:
+    """Whether ``typed`` (a confirmation typed on a page) is ``name``, spaces around
+    it aside: deleting a club, erasing a member."""
+    return (typed or "").strip() == name
+
+
 def _clean_save(obj):
     obj.full_clean()
     obj.save()
@@ -61,7 +79,7 @@ def _clean_save(obj):
 
 @transaction.atomic
 def club_update(*, club: Club, by, **fields) -> Club:
-    require_role(by, club, Role.ADMIN)
+    require(by, club, Capability.EDIT_CLUB)
     for key, value in fields.items():
         if key not in CLUB_FIELDS:
             raise ValueError(f"club_update does not change {key}")
@@ -79,14 +97,14 @@ def club_update(*, club: Club, by, **fields) -> Club:
 
 @transaction.atomic
 def member_create(*, club: Club, by, **fields) -> Member:
-    require_role(by, club, Role.DIRECTOR)
+    require(by, club, Capability.EDIT_MEMBERS)
     member = Member(club=club, **{k: v for k, v in fields.items() if k in MEMBER_FIELDS})
     return _clean_save(member)
 
 
 @transaction.atomic
 def member_update(*, member: Member, by, **fields) -> Member:
-    require_role(by, member.club, Role.DIRECTOR)
+    require(by, member.club, Capability.EDIT_MEMBERS)
     for key, value in fields.items():
         if key not in MEMBER_FIELDS:
             raise ValueError(f"member_update does not change {key}")
@@ -118,7 +136,7 @@ def member_merge(*, keep: Member, remove: Member, by) -> Member:
         raise ValidationError(_("Choose two different members to merge."))
     if keep.club_id != remove.club_id:
         raise ValidationError(_("Only members of the same club can be merged."))
-    require_role(by, keep.club, Role.ADMIN)
+    require(by, keep.club, Capability.MERGE_MEMBERS)
     keep = Member.objects.select_for_update().get(pk=keep.pk)
     remove = Member.objects.select_for_update().get(pk=remove.pk)
     moved = {}
@@ -170,11 +188,10 @@ def role_grant(*, club: Club, user, role: str, by) -> ClubRole:
     A role is never given to an account out of the blue: a new person gets it
     through an invitation that they accept with their own account
     (:func:`invitation_accept`). So an administrator cannot tie another club's
-    administrator to this club (and then reset their password).
+    administrator to this club (and then reset their password). Nobody gives a role
+    that may do more than their own (:func:`~clubs.permissions.role_grant_refusal`).
     """
-    require_role(by, club, Role.ADMIN)
-    if role not in Role.values:
-        raise ValidationError(_("Unknown role."))
+    _require_may_give(by=by, club=club, role=role)
     obj = ClubRole.objects.select_for_update().filter(club=club, user=user).first()
     if obj is None:
         raise ValidationError(
@@ -199,6 +216,15 @@ def role_grant(*, club: Club, user, role: str, by) -> ClubRole:
     return obj
 
 
+def _require_may_give(*, by, club, role):
+    """Refuse unless ``by`` may give ``role`` in ``club``: PermissionDenied, or the
+    ValidationError of an unknown role for one who may give roles."""
+    require(by, club, Capability.MANAGE_ACCESS)
+    refusal = role_grant_refusal(by=by, club=club, role=role)
+    if refusal is not None:
+        raise ValidationError(refusal) if role not in Role.values else PermissionDenied(refusal)
+
+
 def _ensure_other_admin(club, user):
     others = ClubRole.objects.filter(club=club, role=Role.ADMIN).exclude(user=user)
     if not others.exists():
@@ -207,7 +233,7 @@ def _ensure_other_admin(club, user):
 
 @transaction.atomic
 def role_revoke(*, club: Club, user, by) -> None:
-    require_role(by, club, Role.ADMIN)
+    require(by, club, Capability.MANAGE_ACCESS)
     role = ClubRole.objects.select_for_update().filter(club=club, user=user).first()
     if role is None:
         raise ValidationError(_("This user has no role in this club."))
@@ -298,10 +324,9 @@ def club_start(
 
 @transaction.atomic
 def invitation_create(*, club: Club, role: str, by, member: Member | None = None, email=""):
-    """A one-time link for ``role`` in ``club``, valid for a week."""
-    require_role(by, club, Role.ADMIN)
-    if role not in Role.values:
-        raise ValidationError(_("Unknown role."))
+    """A one-time link for ``role`` in ``club``, valid for a week: by one who may give
+    that role (:func:`~clubs.permissions.role_grant_refusal`)."""
+    _require_may_give(by=by, club=club, role=role)
     if member is not None and member.club_id != club.pk:
         raise ValidationError({"member": _("This member is not one of the club's.")})
     invitation = Invitation(
@@ -331,9 +356,14 @@ def invitation_send(*, invitation: Invitation, url: str) -> bool:
 
     subject = _("Invitation for %(club)s") % {"club": invitation.club.name}
     body = _(
-        "You are invited to %(club)s on the klaverjas site as %(role)s.\n\n"
+        "You are invited to %(club)s on the klaverjas site as %(role)s.\n%(may)s\n\n"
         "Open this link within a week to make an account or log in:\n%(url)s\n"
-    ) % {"club": invitation.club.name, "role": invitation.get_role_display(), "url": url}
+    ) % {
+        "club": invitation.club.name,
+        "role": invitation.get_role_display(),
+        "may": role_sentence(invitation.role),
+        "url": url,
+    }
     try:
         send_mail(subject, body, None, [invitation.email])
     except (OSError, SMTPException):
@@ -344,7 +374,7 @@ def invitation_send(*, invitation: Invitation, url: str) -> bool:
 
 @transaction.atomic
 def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
-    require_role(by, invitation.club, Role.ADMIN)
+    require(by, invitation.club, Capability.MANAGE_ACCESS)
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.used_at is not None:
         raise ValidationError(_("This invitation has been used already."))
@@ -361,12 +391,23 @@ def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
     return invitation
 
 
+def invitation_email_offer(*, invitation: Invitation, user) -> str:
+    """The invitation's address, when ``user`` may take it as the account's own: the
+    account has none yet and no other account has it; else ""."""
+    if not invitation.email or user.email:
+        return ""
+    return "" if email_refusal(email=invitation.email, user=user) else invitation.email
+
+
 @transaction.atomic
-def invitation_accept(*, token: str, user) -> ClubRole:
-    """Give ``user`` the invitation's role (never lowering a higher one) and use it up.
+def invitation_accept(*, token: str, user, take_email: bool = False) -> ClubRole:
+    """Give ``user`` the invitation's role (never taking a capability away) and use it up.
 
     An invitation tied to a member record links that record to the account, so
-    the player sees their own results.
+    the player sees their own results. With ``take_email`` (the account's owner
+    ticked it) the invitation's address becomes the account's, only when the
+    account has none and no other account has it (:func:`invitation_email_offer`):
+    an address the account has is never changed by a club's invitation.
     """
     invitation = Invitation.objects.select_for_update().filter(token=token).first()
     if invitation is None or not invitation.is_open():
@@ -380,12 +421,19 @@ def invitation_accept(*, token: str, user) -> ClubRole:
     role, created = ClubRole.objects.select_for_update().get_or_create(
         club=club, user=user, defaults={"role": invitation.role}
     )
-    if not created and ClubRole.LEVELS[invitation.role] > role.level:
+    if not created and role_below(role.role, invitation.role):
+        # Only a role that may do all the current one may, and more: an invitation
+        # never takes a capability away (a director invited as secretary stays director;
+        # an administrator changes it on the roles page).
         role.role = invitation.role
         role.save(update_fields=["role"])
     if member is not None and member.user_id is None:
         member.user = user
         member.save(update_fields=["user"])
+    offer = invitation_email_offer(invitation=invitation, user=user) if take_email else ""
+    if offer:
+        user.email = normalised_email(offer)
+        user.save(update_fields=["email"])
     invitation.used_at = timezone.now()
     invitation.used_by = user
     invitation.save(update_fields=["used_at", "used_by"])
@@ -424,7 +472,7 @@ def password_link_create(*, club: Club, user, by) -> tuple[str, str]:
     site operator, another administrator, or anyone who is also another club's.
     The log line (by whom, when, for which account) shows on the account's own page.
     """
-    require_role(by, club, Role.ADMIN)
+    require(by, club, Capability.MANAGE_ACCESS)
     refusal = password_link_refusal(by=by, user=user, club=club)
     if refusal is None and not club_people(club).filter(pk=user.pk).exists():
         refusal = _("This account is not one of the club's.")
@@ -445,8 +493,11 @@ def password_link_create(*, club: Club, user, by) -> tuple[str, str]:
 
 
 @transaction.atomic
-def member_forget(*, member: Member, by, name: str = "") -> Member:
+def member_forget(*, member: Member, by, confirm_name: str, name: str = "") -> Member:
     """Erase a member's personal data; their results stay under a neutral name.
+
+    Only when ``confirm_name`` is the member's name as the club has it (typed to
+    confirm, :func:`typed_exactly`); otherwise nothing changes.
 
     Name, membership number, contact details, PIN and the account link go;
     the record (and so every result, standing and statistic) stays. Every
@@ -463,15 +514,35 @@ def member_forget(*, member: Member, by, name: str = "") -> Member:
     login log gone) only when it is this club's alone
     (:func:`~clubs.permissions.account_confined_to`); an account that is also
     another club's person only loses the link and its plain membership here,
-    so one club cannot lock out another club's people. A closed account's
+    so one club cannot lock out another club's people. Closing takes the
+    account's role here, so it is refused to one whose role may not do all the
+    account's may (a secretary does not close a director's account). A closed account's
     username becomes ``closed-<number>`` (:func:`_account_close`). The log says who did
     it and when, and names the record by number only.
     """
-    require_role(by, member.club, Role.ADMIN)
+    require(by, member.club, Capability.FORGET_MEMBERS)
     member = Member.objects.select_for_update().get(pk=member.pk)
+    if not typed_exactly(confirm_name, member.name):
+        raise ValidationError(
+            {
+                "confirm_name": _(
+                    "Type the member's name exactly as it is written (%(name)s) to erase "
+                    "their personal data; nothing was erased."
+                )
+                % {"name": member.name}
+            }
+        )
     club = member.club
     account = member.user
     closes = account is not None and account_confined_to(account, club)
+    if closes and not capabilities(account, club) <= capabilities(by, club):
+        # Closing the account takes its role: not for one who may not give that role.
+        raise PermissionDenied(
+            _(
+                "The account linked to this member has a role here that may do what yours "
+                "may not; a club administrator erases this member."
+            )
+        )
     if closes and ClubRole.objects.filter(club=club, user=account, role=Role.ADMIN).exists():
         _ensure_other_admin(club, account)
     sentences, exact = _member_values(member)
@@ -906,6 +977,39 @@ def _account_sentence_scrub(line, forms, username, replacement):
     return line
 
 
+# --- One's own account ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def account_email_set(*, user, by, email: str, password: str):
+    """Set (or with an empty ``email`` remove) ``user``'s own e-mail address.
+
+    Only its owner, with the account's password again (the address is where reset
+    links go); refused when another account has the address
+    (:func:`clubs.auth.email_refusal`). Reset links made before stop working
+    (Django's reset token includes the address).
+    """
+    from django.core.validators import validate_email
+
+    if by is None or by.pk != user.pk:
+        raise PermissionDenied(_("Only the owner of an account can change its e-mail address."))
+    if not check_password(password or "", user.password):
+        raise ValidationError({"password": _("That password is wrong; nothing is changed.")})
+    email = normalised_email(email)
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ValidationError({"email": _("Enter a valid e-mail address.")}) from None
+    refusal = email_refusal(email=email, user=user)
+    if refusal:
+        raise ValidationError({"email": refusal})
+    if email != user.email:
+        user.email = email
+        user.save(update_fields=["email"])
+    return user
+
+
 # --- Delete one's own account ---------------------------------------------------------------
 
 
@@ -1004,8 +1108,8 @@ def club_delete(*, club: Club, by, confirm_name: str) -> None:
     says so (leagues: while another club's league depends on it, or it organises a
     league with other clubs' teams).
     """
-    require_role(by, club, Role.ADMIN)
-    if confirm_name.strip() != club.name:
+    require(by, club, Capability.DELETE_CLUB)
+    if not typed_exactly(confirm_name, club.name):
         raise ValidationError({"confirm_name": _("Type the club's name exactly to delete it.")})
     club = Club.objects.select_for_update().get(pk=club.pk)
     signals.club_deleting.send(Club, club=club)
@@ -1028,10 +1132,11 @@ def club_delete(*, club: Club, by, confirm_name: str) -> None:
 def member_pin_set(*, member: Member, pin: str, by) -> Member:
     """Set (or with an empty ``pin`` clear) the member's confirmation PIN, stored hashed.
 
-    The member themself (their site account) or a club admin may set it.
+    The member themself (their site account) or one who gives roles in the club
+    (``Capability.MANAGE_ACCESS``: a PIN is a credential, like a password link) may set it.
     """
     if not (by is not None and member.user_id is not None and by.pk == member.user_id):
-        require_role(by, member.club, Role.ADMIN)
+        require(by, member.club, Capability.MANAGE_ACCESS)
     pin = (pin or "").strip()
     if pin and not PIN_RE.match(pin):
         raise ValidationError({"pin": _("A PIN is 4 to 6 digits.")})

@@ -13,6 +13,7 @@ from common.tables import configure_table
 
 from . import pages, selectors, services
 from .forms import (
+    ROLE_SENTENCES_ID,
     ClubForm,
     InvitationForm,
     MemberFilterForm,
@@ -21,8 +22,15 @@ from .forms import (
     MemberPinForm,
     RoleGrantForm,
 )
-from .models import DEMO_SLUG, Club, ClubRole, Member
-from .permissions import Role, club_required, has_role, visible_clubs
+from .models import DEMO_SLUG, Club, Member
+from .permissions import (
+    Capability,
+    capability_flags,
+    club_required,
+    may,
+    role_sentences,
+    visible_clubs,
+)
 from .tables import InvitationTable, MemberTable, RoleTable
 
 
@@ -56,9 +64,8 @@ def club_detail(request, club):
         # The club's competitions (tournaments' part: pages.register(club=...)).
         **pages.club_context(club=club),
         "club": club,
-        "can_manage": has_role(request.user, club, Role.DIRECTOR),
-        "is_admin": has_role(request.user, club, Role.ADMIN),
-        "can_see_members": has_role(request.user, club, Role.MEMBER),
+        "can_manage": may(request.user, club, Capability.RUN_COMPETITIONS),
+        "can": capability_flags(request.user, club),
         "member_count": club.members.filter(is_active=True).count(),
         "first_steps": _first_steps(request.user, club),
     }
@@ -67,13 +74,13 @@ def club_detail(request, club):
 
 def _first_steps(user, club):
     """The checklist for the club's administrators, until every step is done."""
-    if not has_role(user, club, Role.ADMIN):
+    if not may(user, club, Capability.MANAGE_ACCESS):
         return []
     steps = selectors.club_first_steps(club=club)
     return [] if all(step.done for step in steps) else steps
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.EDIT_CLUB)
 def club_edit(request, club):
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
@@ -89,7 +96,7 @@ def club_edit(request, club):
     return render(request, "clubs/club_form.html", {"club": club, "form": form})
 
 
-@club_required(Role.MEMBER)
+@club_required(Capability.VIEW)
 def member_list(request, club):
     filters = MemberFilterForm(request.GET or None)
     data = filters.cleaned_data if filters.is_valid() else {}
@@ -99,15 +106,15 @@ def member_list(request, club):
         status=data.get("status", ""),
         guests=data.get("guests", ""),
     )
-    exclude = () if has_role(request.user, club, Role.DIRECTOR) else ("email", "phone")
+    can = capability_flags(request.user, club)
+    exclude = () if can["edit_members"] else ("email", "phone")
     table = MemberTable(members, exclude=exclude)
     configure_table(request, table, per_page=50)
     context = {
         "club": club,
         "table": table,
         "filters": filters,
-        "can_edit": has_role(request.user, club, Role.DIRECTOR),
-        "is_admin": has_role(request.user, club, Role.ADMIN),
+        "can": can,
     }
     return render(request, "clubs/member_list.html", context)
 
@@ -116,29 +123,29 @@ def _member(club, pk):
     return get_object_or_404(Member, club=club, pk=pk)
 
 
-@club_required(Role.MEMBER)
+@club_required(Capability.VIEW)
 def member_detail(request, club, pk):
     member = _member(club, pk)
     context = {
         "club": club,
         "member": member,
-        "can_edit": has_role(request.user, club, Role.DIRECTOR),
-        "is_admin": has_role(request.user, club, Role.ADMIN),
+        "can": capability_flags(request.user, club),
         "pin_form": MemberPinForm() if _may_set_pin(request.user, member) else None,
     }
     return render(request, "clubs/member_detail.html", context)
 
 
 def _may_set_pin(user, member) -> bool:
-    """The member themself or a club admin, when the club confirms with a PIN."""
+    """The member themself or one who gives roles (PINs are credentials), when the
+    club confirms with a PIN."""
     if not member.club.confirm_with_pin:
         return False
     own = member.user_id is not None and user.pk == member.user_id
-    return own or has_role(user, member.club, Role.ADMIN)
+    return own or may(user, member.club, Capability.MANAGE_ACCESS)
 
 
 @require_POST
-@club_required(Role.MEMBER)
+@club_required(Capability.VIEW)
 def member_pin(request, club, pk):
     member = _member(club, pk)
     if not _may_set_pin(request.user, member):
@@ -179,17 +186,17 @@ def _member_form(request, club, member=None):
     return render(request, "clubs/member_form.html", {"club": club, "form": form, "member": member})
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.EDIT_MEMBERS)
 def member_create(request, club):
     return _member_form(request, club)
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.EDIT_MEMBERS)
 def member_edit(request, club, pk):
     return _member_form(request, club, _member(club, pk))
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.MERGE_MEMBERS)
 def member_merge(request, club, pk):
     keep = _member(club, pk)
     form = MemberMergeForm(request.POST or None, keep=keep)
@@ -204,7 +211,7 @@ def member_merge(request, club, pk):
     return render(request, "clubs/member_merge.html", {"club": club, "member": keep, "form": form})
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def role_list(request, club):
     form = RoleGrantForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
@@ -226,13 +233,14 @@ def role_list(request, club):
         "invitations": InvitationTable(selectors.open_invitations(club=club), club=club),
         "invite_form": InvitationForm(club=club),
         "form": form,
-        "role_choices": ClubRole.Role.choices,
+        "role_sentences": role_sentences(),
+        "role_sentences_id": ROLE_SENTENCES_ID,
     }
     return render(request, "clubs/role_list.html", context)
 
 
 @require_POST
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def role_revoke(request, club, user_id):
     user = get_object_or_404(get_user_model(), pk=user_id, club_roles__club=club)
     try:

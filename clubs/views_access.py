@@ -9,7 +9,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,10 +19,16 @@ from django.views.decorators.http import require_POST
 from common.forms import apply_validation_error, form_status
 
 from . import services
-from .auth import SignupForm, client_address
-from .forms import ClubCreateForm, ClubDeleteForm, InvitationForm, MemberForgetForm
+from .auth import AccountCreationForm, SignupForm, client_address, normalised_email
+from .forms import (
+    ClubCreateForm,
+    ClubDeleteForm,
+    InvitationAcceptForm,
+    InvitationForm,
+    MemberForgetForm,
+)
 from .models import Invitation, Member
-from .permissions import Role, account_confined_to, club_required
+from .permissions import Capability, account_confined_to, club_required, role_sentence
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -85,13 +90,20 @@ def invitation_accept(request, token):
         raise Http404
     if not invitation.is_open():
         return render(request, "clubs/invitation_accept.html", {"invitation": None}, status=410)
-    form = None
-    if not request.user.is_authenticated:
-        form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and (form is None or form.is_valid()):
+    data = request.POST if request.method == "POST" else None
+    form = accept_form = None
+    if request.user.is_authenticated:
+        offer = services.invitation_email_offer(invitation=invitation, user=request.user)
+        accept_form = InvitationAcceptForm(data, offer=offer)
+    else:
+        # The new account starts with the address the invitation was sent to; its
+        # owner may change it.
+        form = AccountCreationForm(data, initial={"email": normalised_email(invitation.email)})
+    if request.method == "POST" and (accept_form if form is None else form).is_valid():
         user = request.user if form is None else form.save()
+        take_email = form is None and accept_form.cleaned_data.get("take_email", False)
         try:
-            services.invitation_accept(token=token, user=user)
+            role = services.invitation_accept(token=token, user=user, take_email=take_email)
         except ValidationError as exc:
             if form is not None:
                 user.delete()
@@ -104,13 +116,27 @@ def invitation_accept(request, token):
             if form is not None:
                 login(request, user, backend=BACKEND)
             messages.success(request, _("Welcome to %(club)s.") % {"club": invitation.club.name})
+            if role.role != invitation.role:
+                messages.info(
+                    request,
+                    _(
+                        "You keep your role %(role)s here: the invitation's role would take "
+                        "something away. The club's administrator changes roles."
+                    )
+                    % {"role": role.get_role_display()},
+                )
             return redirect(invitation.club)
-    context = {"invitation": invitation, "form": form}
+    context = {
+        "invitation": invitation,
+        "form": form,
+        "accept_form": accept_form,
+        "role_sentence": role_sentence(invitation.role),
+    }
     return render(request, "clubs/invitation_accept.html", context)
 
 
 @require_POST
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def invitation_create(request, club):
     form = InvitationForm(request.POST, club=club)
     if form.is_valid():
@@ -135,13 +161,14 @@ def invitation_create(request, club):
     return redirect("clubs:role-list", club=club.slug)
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def invitation_detail(request, club, pk):
     invitation = get_object_or_404(Invitation.objects.open(), club=club, pk=pk)
     url = request.build_absolute_uri(invitation.get_absolute_url())
     context = {
         "club": club,
         "invitation": invitation,
+        "role_sentence": role_sentence(invitation.role),
         "url": url,
         "svg": _qr(url, _("Invitation for %(club)s") % {"club": club.name}),
         "loopback": _loopback(request),
@@ -150,7 +177,7 @@ def invitation_detail(request, club, pk):
 
 
 @require_POST
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def invitation_revoke(request, club, pk):
     invitation = get_object_or_404(Invitation, club=club, pk=pk)
     try:
@@ -164,7 +191,7 @@ def invitation_revoke(request, club, pk):
 
 
 @require_POST
-@club_required(Role.ADMIN)
+@club_required(Capability.MANAGE_ACCESS)
 def password_link(request, club, user_id):
     user = get_object_or_404(services.club_people(club), pk=user_id)
     try:
@@ -184,15 +211,22 @@ def password_link(request, club, user_id):
     return render(request, "clubs/password_link.html", context)
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.FORGET_MEMBERS)
 def member_forget(request, club, pk):
     member = get_object_or_404(Member, club=club, pk=pk)
-    form = MemberForgetForm(request.POST if request.method == "POST" else None)
+    form = MemberForgetForm(request.POST if request.method == "POST" else None, member=member)
     if request.method == "POST" and form.is_valid():
         try:
-            services.member_forget(member=member, by=request.user, name=form.cleaned_data["name"])
+            services.member_forget(
+                member=member,
+                by=request.user,
+                confirm_name=form.cleaned_data["confirm_name"],
+                name=form.cleaned_data["name"],
+            )
         except ValidationError as exc:
             apply_validation_error(form, exc)
+        except PermissionDenied as exc:
+            form.add_error(None, str(exc))
         else:
             messages.success(request, _("The member's personal data is erased."))
             return redirect("clubs:member-detail", club=club.slug, pk=member.pk)
@@ -205,10 +239,10 @@ def member_forget(request, club, pk):
         "closes_account": account is not None and account_confined_to(account, club),
         "login_log_days": settings.LOGIN_LOG_DAYS,
     }
-    return render(request, "clubs/member_forget.html", context)
+    return render(request, "clubs/member_forget.html", context, status=form_status(form))
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.DELETE_CLUB)
 def club_delete(request, club):
     form = ClubDeleteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -14,15 +14,16 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from common.downloads import download
 from common.forms import apply_validation_error
 
 from . import selectors, services
-from .forms import AccountDeleteForm
+from .forms import AccountDeleteForm, AccountEmailForm
 
 
-def _context(request, form):
+def _context(request, form, email_form=None):
     user = request.user
     return {
         "person": user,
@@ -32,12 +33,35 @@ def _context(request, form):
         "password_links": selectors.password_links_for(user=user),
         "login_log_days": settings.LOGIN_LOG_DAYS,
         "form": form,
+        "email_form": email_form or AccountEmailForm(initial={"email": user.email}),
     }
 
 
 @login_required
 def account(request):
     return render(request, "clubs/account.html", _context(request, AccountDeleteForm()))
+
+
+@require_POST
+@login_required
+def account_email(request):
+    """Set or change one's own e-mail address (with the password again)."""
+    form = AccountEmailForm(request.POST)
+    if form.is_valid():
+        try:
+            services.account_email_set(
+                user=request.user,
+                by=request.user,
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password"],
+            )
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, _("Your e-mail address is saved."))
+            return redirect("account")
+    context = _context(request, AccountDeleteForm(), email_form=form)
+    return render(request, "clubs/account.html", context)
 
 
 @login_required

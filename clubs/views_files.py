@@ -18,7 +18,7 @@ from common.downloads import download
 from common.tabular import ACCEPT
 
 from . import exports, imports, selectors
-from .permissions import Role, club_required
+from .permissions import Capability, club_required
 
 
 class MemberImportForm(forms.Form):
@@ -38,7 +38,7 @@ class MemberImportForm(forms.Form):
         return upload
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.IMPORT_MEMBERS)
 def member_import(request, club):
     if request.method == "POST" and "token" in request.POST:
         return _member_import_apply(request, club)
@@ -108,13 +108,13 @@ def _members_file(data, club, extension):
     return download(data, f"{club.slug} {_('members')} {day}", extension)
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.EDIT_MEMBERS)
 def member_export_xlsx(request, club):
     data = exports.members_xlsx(selectors.member_list(club=club))
     return _members_file(data, club, "xlsx")
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.EDIT_MEMBERS)
 def member_export_csv(request, club):
     data = exports.members_csv(selectors.member_list(club=club))
     return _members_file(data, club, "csv")

@@ -25,6 +25,7 @@ urlpatterns = [
         name="invitation-accept",
     ),
     path("accounts/me/", views_account.account, name="account"),
+    path("accounts/me/email/", views_account.account_email, name="account-email"),
     path("accounts/me/export.json", views_account.account_export, name="account-export"),
     path("accounts/me/delete/", views_account.account_delete, name="account-delete"),
     path(

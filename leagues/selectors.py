@@ -19,6 +19,7 @@ from fractions import Fraction
 from django.db.models import Q, Sum
 
 from clubs.models import Club, ClubRole
+from clubs.permissions import Capability, roles_with
 from common.formatting import format_decimal, round_half_up
 from scoring.models import Adjustment, Game
 from tournaments.models import Seat
@@ -473,9 +474,7 @@ def enrolable_clubs(*, user, league):
         return Club.objects.none()
     if user.is_superuser:
         return Club.objects.order_by("name")
-    roles = [
-        role for role, level in ClubRole.LEVELS.items() if level >= ClubRole.LEVELS["director"]
-    ]
+    roles = roles_with(Capability.RUN_COMPETITIONS)
     return Club.objects.filter(roles__user=user, roles__role__in=roles).distinct().order_by("name")
 
 

@@ -52,7 +52,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Club, ClubRole, Member
-from clubs.permissions import Role, has_role, require_role
+from clubs.permissions import Capability, may, require
 from scoring.models import Adjustment, Game, Hand
 from tournaments.models import Competition, Evening, Round, Seat, Table
 
@@ -95,7 +95,7 @@ def can_manage(user, league) -> bool:
     """Organisers: the organising club's directors, and the league's named organisers."""
     if not _user_ok(user):
         return False
-    if has_role(user, league.club, Role.DIRECTOR):
+    if may(user, league.club, Capability.RUN_COMPETITIONS):
         return True
     return league.organisers.filter(pk=user.pk).exists()
 
@@ -113,7 +113,9 @@ def can_manage_team(user, team) -> bool:
     """The team's player list: its captains and its club's directors. Not the league's
     organisers as such: they may be other clubs' people, and the player form lists
     the club's members."""
-    return is_captain(user, team) or (_user_ok(user) and has_role(user, team.club, Role.DIRECTOR))
+    return is_captain(user, team) or (
+        _user_ok(user) and may(user, team.club, Capability.RUN_COMPETITIONS)
+    )
 
 
 def account_tied_elsewhere(*, user, club) -> bool:
@@ -133,7 +135,7 @@ def require_team_manager(user, team):
 def can_enrol(user, league, club) -> bool:
     """Whether ``user`` may enrol a team of ``club`` in ``league``: a director (or
     administrator) of that club who may also manage the league."""
-    return can_manage(user, league) and has_role(user, club, Role.DIRECTOR)
+    return can_manage(user, league) and may(user, club, Capability.RUN_COMPETITIONS)
 
 
 def require_enroller(user, league, club):
@@ -145,7 +147,7 @@ def require_enroller(user, league, club):
 
 def can_name_captains(user, team) -> bool:
     """The team's captains are named by its club's directors (the list names its accounts)."""
-    return _user_ok(user) and has_role(user, team.club, Role.DIRECTOR)
+    return _user_ok(user) and may(user, team.club, Capability.RUN_COMPETITIONS)
 
 
 def require_captain_namer(user, team):
@@ -207,7 +209,7 @@ def league_create(
 ) -> League:
     """A league season organised by ``club``, with its container competition and
     ``divisions`` divisions named "Division 1", "Division 2", ..."""
-    require_role(by, club, Role.DIRECTOR)
+    require(by, club, Capability.RUN_COMPETITIONS)
     return _league_create(
         club=club,
         by=by,
@@ -328,14 +330,14 @@ def league_update(*, league: League, by, **fields) -> League:
 @transaction.atomic
 def league_organiser_add(*, league: League, user, by) -> None:
     """Name an extra organiser account (the organising club's directors already are)."""
-    require_role(by, league.club, Role.DIRECTOR)
+    require(by, league.club, Capability.RUN_COMPETITIONS)
     league.organisers.add(user)
     _log(league, by, _("%(user)s is an organiser now") % {"user": user.get_username()})
 
 
 @transaction.atomic
 def league_organiser_remove(*, league: League, user, by) -> None:
-    require_role(by, league.club, Role.DIRECTOR)
+    require(by, league.club, Capability.RUN_COMPETITIONS)
     league.organisers.remove(user)
     _log(league, by, _("%(user)s is no longer an organiser") % {"user": user.get_username()})
 

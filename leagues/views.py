@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import NotVisible, Role, club_required
+from clubs.permissions import Capability, NotVisible, club_required
 from common.downloads import download
 from common.forms import apply_validation_error
 
@@ -100,7 +100,7 @@ def league_list(request):
     return render(request, "leagues/league_list.html", {"leagues": leagues})
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def league_create(request, club):
     initial = {
         "ruleset_preset": club.ruleset_preset,

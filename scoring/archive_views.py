@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.auth import client_address
 from clubs.forms import ClubCreateForm
-from clubs.permissions import Role, club_required
+from clubs.permissions import Capability, club_required
 from clubs.services import may_create_club
 from common.downloads import download
 from common.forms import apply_validation_error, form_status
@@ -18,7 +18,7 @@ from common.forms import apply_validation_error, form_status
 from .exports.archive import WEB_MAX_ROWS, club_archive_import, club_archive_zip, web_limits
 
 
-@club_required(Role.ADMIN)
+@club_required(Capability.EXPORT_ARCHIVE)
 def club_archive_download(request, club):
     return download(club_archive_zip(club), f"{club.slug} {_('archive')}", "zip")
 

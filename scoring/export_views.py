@@ -38,7 +38,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs.permissions import Role, club_required
+from clubs.permissions import Capability, club_required
 from common import qr
 from common.downloads import download
 from common.params import id_or_404
@@ -92,7 +92,7 @@ def evening_result_download(request, club, pk, fmt):
     return _report(reports.evening_report(evening=evening), fmt, club)
 
 
-@club_required(Role.MEMBER)
+@club_required(Capability.VIEW)
 def hand_log_download(request, club, pk, fmt):
     competition = _competition(club, pk)
     names = handlog.seat_names(competition)
@@ -129,7 +129,7 @@ def _round_stem(club, round_, what):
     return f"{club.slug} {what} {evening.date:%Y-%m-%d} {_('round')} {round_.number}"
 
 
-@club_required(Role.SCORER)
+@club_required(Capability.SCORE)
 def scoresheets_download(request, club, pk, filled=False):
     round_ = _round(club, pk)
     data = pdf.scoresheets_pdf(_sheets(request, round_, filled=filled))
@@ -232,7 +232,7 @@ def _unstash(token, club, competition, user):
     return data, str(payload.get("file", "")), bool(payload.get("create_members")), path
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.IMPORT_RESULTS)
 def results_import(request, club, pk):
     competition = _competition(club, pk)
     context = {

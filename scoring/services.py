@@ -31,7 +31,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.permissions import Role, require_role
+from clubs.permissions import Capability, require
 from scoring import rules
 from tournaments.models import Evening, Round, Seat, Table
 
@@ -505,7 +505,7 @@ def game_enter_sheet(
     """
     game = _lock(game)
     club = game.table.round.evening.competition.club
-    require_role(by, club, Role.DIRECTOR)
+    require(by, club, Capability.RUN_COMPETITIONS)
     _check_version(game, expected_version)
     old = list(game.hands.order_by("number"))
     ruleset = game_ruleset(game)
@@ -584,7 +584,7 @@ def adjustment_record(
     opposite points and its own reason.
     """
     club = evening.competition.club
-    require_role(by, club, Role.DIRECTOR)
+    require(by, club, Capability.RUN_COMPETITIONS)
     if (member is None) == (game is None):
         raise ValidationError(
             {"target": _("Choose one player or one team.")}, code="adjustment_target"

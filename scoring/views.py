@@ -48,7 +48,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from clubs.permissions import Role, club_required, has_role
+from clubs.permissions import Capability, club_required, may
 from common import qr
 from common.forms import apply_validation_error
 from common.params import id_or_404, parse_int
@@ -227,7 +227,7 @@ def _render_entry(
         "evening": state.evening,
         "club": club,
         "can_correct": request.user.is_authenticated
-        and has_role(request.user, club, Role.DIRECTOR),
+        and may(request.user, club, Capability.RUN_COMPETITIONS),
         "is_open": is_open,
         "hand_form": hand_form if is_open and game.status == Game.Status.OPEN else None,
         "confirm_form": confirm_form if is_open and game.status == Game.Status.COMPLETE else None,
@@ -567,7 +567,7 @@ def table_confirm(request, token):
     return redirect(_entry_url(table))
 
 
-@club_required(Role.SCORER)
+@club_required(Capability.SCORE)
 def table_score(request, club, pk):
     """A scorer's way to any table of the club: checks the role, opens the table's page."""
     table = get_object_or_404(Table, round__evening__competition__club=club, pk=pk)
@@ -622,7 +622,7 @@ def _no_store(response):
     return response
 
 
-@club_required(Role.SCORER)
+@club_required(Capability.SCORE)
 def round_qr(request, club, pk):
     round_ = _round(club, pk)
     codes = _table_codes(request, round_)
@@ -642,7 +642,7 @@ def round_qr(request, club, pk):
     return _no_store(render(request, "scoring/round_qr.html", context))
 
 
-@club_required(Role.SCORER)
+@club_required(Capability.SCORE)
 def round_qr_pdf(request, club, pk):
     round_ = _round(club, pk)
     evening = round_.evening
@@ -677,7 +677,7 @@ def _sheet_rows(state, hands, asked):
     return min(rows, MAX_SHEET_ROWS)
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def game_sheet(request, club, pk):
     table = get_object_or_404(
         selectors.table_queryset(), round__evening__competition__club=club, pk=pk
@@ -753,7 +753,7 @@ def _evening(club, pk):
 
 
 def _render_overview(request, club, evening, progress, *, form=None, status=200):
-    can_manage = has_role(request.user, club, Role.DIRECTOR)
+    can_manage = may(request.user, club, Capability.RUN_COMPETITIONS)
     if can_manage and form is None:
         form = AdjustmentForm(progress=progress)
     context = {
@@ -767,7 +767,7 @@ def _render_overview(request, club, evening, progress, *, form=None, status=200)
 
 
 @never_cache
-@club_required(Role.SCORER)
+@club_required(Capability.SCORE)
 def evening_scores(request, club, pk):
     evening = _evening(club, pk)
     if request.GET.get("fragment") == "1":
@@ -776,7 +776,7 @@ def evening_scores(request, club, pk):
             "club": club,
             "evening": evening,
             "progress": progress,
-            "can_manage": has_role(request.user, club, Role.DIRECTOR),
+            "can_manage": may(request.user, club, Capability.RUN_COMPETITIONS),
         }
         return render(request, "scoring/includes/evening_progress.html", context)
     progress = selectors.evening_progress(evening=evening)
@@ -784,7 +784,7 @@ def evening_scores(request, club, pk):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def evening_adjust(request, club, pk):
     evening = _evening(club, pk)
     progress = selectors.evening_progress(evening=evening)
@@ -801,7 +801,7 @@ def evening_adjust(request, club, pk):
     return _render_overview(request, club, evening, progress, form=form, status=422)
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def evening_audit(request, club, pk):
     evening = _evening(club, pk)
     table = None

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
-from clubs.models import ClubRole, Member
+from clubs.models import Member
+from clubs.permissions import Capability, roles_with
 
 from .models import Attendance, Competition, Evening, Round, Seat
 
@@ -61,7 +62,7 @@ def evenings_to_direct(*, user, today: datetime.date) -> list[ClubNights]:
         Evening.objects.filter(
             date__gte=today,
             competition__club__roles__user=user,
-            competition__club__roles__role__in=[ClubRole.Role.DIRECTOR, ClubRole.Role.ADMIN],
+            competition__club__roles__role__in=roles_with(Capability.RUN_COMPETITIONS),
         )
         .select_related("competition__club")
         .order_by("competition__club__name", "date", "pk")

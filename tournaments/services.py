@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Member
-from clubs.permissions import Role, require_role
+from clubs.permissions import Capability, require
 
 from . import draw, signals
 from .models import (
@@ -66,7 +66,7 @@ def _clean_save(obj):
 
 @transaction.atomic
 def competition_create(*, club, by, **fields) -> Competition:
-    require_role(by, club, Role.DIRECTOR)
+    require(by, club, Capability.RUN_COMPETITIONS)
     unknown = set(fields) - set(COMPETITION_FIELDS)
     if unknown:
         raise ValueError(f"competition_create does not take {sorted(unknown)}")
@@ -84,7 +84,7 @@ def competition_has_play(competition):
 @transaction.atomic
 def competition_update(*, competition: Competition, by, **fields) -> Competition:
     """Change a competition's settings; its rule set is fixed once a hand is played."""
-    require_role(by, competition.club, Role.DIRECTOR)
+    require(by, competition.club, Capability.RUN_COMPETITIONS)
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     unknown = set(fields) - set(COMPETITION_FIELDS)
     if unknown:
@@ -113,7 +113,7 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
 
 @transaction.atomic
 def evening_create(*, competition: Competition, date, by, counts_for_ranking=True, note=""):
-    require_role(by, competition.club, Role.DIRECTOR)
+    require(by, competition.club, Capability.RUN_COMPETITIONS)
     if not competition.start_date <= date <= competition.end_date:
         raise ValidationError({"date": _("The date is outside the competition's season.")})
     evening = Evening(
@@ -124,7 +124,7 @@ def evening_create(*, competition: Competition, date, by, counts_for_ranking=Tru
 
 @transaction.atomic
 def evening_set_status(*, evening: Evening, status: str, by) -> Evening:
-    require_role(by, evening.competition.club, Role.DIRECTOR)
+    require(by, evening.competition.club, Capability.RUN_COMPETITIONS)
     if status not in Evening.Status.values:
         raise ValidationError(_("Unknown status."))
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
@@ -157,7 +157,7 @@ def _check_evening_open(evening):
 @transaction.atomic
 def attendance_set(*, evening: Evening, member: Member, status: str | None, by):
     """Check a player in (present), mark them left or called in, or undo (None)."""
-    require_role(by, evening.competition.club, Role.DIRECTOR)
+    require(by, evening.competition.club, Capability.RUN_COMPETITIONS)
     _check_evening_open(evening)
     if member.club_id != evening.competition.club_id:
         raise ValidationError(_("This player is not of this club."))
@@ -175,7 +175,7 @@ def attendance_set(*, evening: Evening, member: Member, status: str | None, by):
 @transaction.atomic
 def guest_check_in(*, evening: Evening, name: str, by) -> Attendance:
     """Add a guest (a new guest record of the club) and check them in."""
-    require_role(by, evening.competition.club, Role.DIRECTOR)
+    require(by, evening.competition.club, Capability.RUN_COMPETITIONS)
     _check_evening_open(evening)
     name = (name or "").strip()
     if not name:
@@ -241,7 +241,7 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
     """Draw the next round of an evening: its tables and seats; scoring adds the games
     and the sit-out scores (``signals.round_drawn``) in the same transaction."""
     competition = evening.competition
-    require_role(by, competition.club, Role.DIRECTOR)
+    require(by, competition.club, Capability.RUN_COMPETITIONS)
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     _check_not_league(competition)
     _check_evening_open(evening)
@@ -418,7 +418,7 @@ def _check_round_untouched(round_):
 @transaction.atomic
 def seat_swap(*, round_: Round, first: Seat, second: Seat, by) -> None:
     """Swap two players (or a player and a sit-out) before the round's first hand."""
-    require_role(by, round_.evening.competition.club, Role.DIRECTOR)
+    require(by, round_.evening.competition.club, Capability.RUN_COMPETITIONS)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _check_not_league(round_.evening.competition)
     _check_evening_open(round_.evening)
@@ -464,7 +464,7 @@ def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
     """
     evening = seat.round.evening
     competition = evening.competition
-    require_role(by, competition.club, Role.DIRECTOR)
+    require(by, competition.club, Capability.RUN_COMPETITIONS)
     _check_not_league(competition)
     _check_evening_open(evening)
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
@@ -501,7 +501,7 @@ def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
 @transaction.atomic
 def round_delete(*, round_: Round, by) -> None:
     """Take back the last draw of an evening while no hand of it is entered."""
-    require_role(by, round_.evening.competition.club, Role.DIRECTOR)
+    require(by, round_.evening.competition.club, Capability.RUN_COMPETITIONS)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _check_not_league(round_.evening.competition)
     _check_evening_open(round_.evening)
@@ -522,7 +522,7 @@ def round_delete(*, round_: Round, by) -> None:
 @transaction.atomic
 def pair_add(*, competition: Competition, first: Member, second: Member, by) -> Pair:
     """Add a fixed pair (koppel) to a pairs competition, numbered after the others."""
-    require_role(by, competition.club, Role.DIRECTOR)
+    require(by, competition.club, Capability.RUN_COMPETITIONS)
     if competition.kind != Competition.Kind.PAIRS:
         raise ValidationError(_("Only a pairs competition has fixed pairs."))
     for member in (first, second):
@@ -542,7 +542,7 @@ def _in_pair(member):
 
 @transaction.atomic
 def pair_remove(*, pair, by) -> None:
-    require_role(by, pair.competition.club, Role.DIRECTOR)
+    require(by, pair.competition.club, Capability.RUN_COMPETITIONS)
     if Seat.objects.filter(
         round__evening__competition=pair.competition, member__in=[pair.first, pair.second]
     ).exists():
@@ -552,7 +552,7 @@ def pair_remove(*, pair, by) -> None:
 
 @transaction.atomic
 def period_add(*, competition: Competition, name, start_date, end_date, by) -> Period:
-    require_role(by, competition.club, Role.DIRECTOR)
+    require(by, competition.club, Capability.RUN_COMPETITIONS)
     period = Period(competition=competition, name=name, start_date=start_date, end_date=end_date)
     period.full_clean()
     if not (
@@ -569,5 +569,5 @@ def period_add(*, competition: Competition, name, start_date, end_date, by) -> P
 
 @transaction.atomic
 def period_remove(*, period, by) -> None:
-    require_role(by, period.competition.club, Role.DIRECTOR)
+    require(by, period.competition.club, Capability.RUN_COMPETITIONS)
     period.delete()

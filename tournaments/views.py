@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Member
-from clubs.permissions import Role, club_required, has_role
+from clubs.permissions import Capability, club_required, may
 from common.forms import apply_validation_error
 from common.params import id_or_404
 from common.rulesets import describe_ruleset
@@ -75,7 +75,7 @@ def _competition_form_page(request, club, form, competition=None):
     return render(request, "tournaments/competition_form.html", context)
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def competition_create(request, club):
     form = CompetitionForm(request.POST or None, shown=_club_ruleset(club))
     if request.method == "POST" and form.is_valid():
@@ -91,7 +91,7 @@ def competition_create(request, club):
     return _competition_form_page(request, club, form)
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def competition_edit(request, club, pk):
     competition = _competition(club, pk)
     locked = services.competition_has_play(competition)
@@ -112,7 +112,7 @@ def competition_edit(request, club, pk):
 @club_required()
 def competition_detail(request, club, pk):
     competition = _competition(club, pk)
-    can_manage = has_role(request.user, club, Role.DIRECTOR)
+    can_manage = may(request.user, club, Capability.RUN_COMPETITIONS)
     context = {
         "club": club,
         "competition": competition,
@@ -120,6 +120,7 @@ def competition_detail(request, club, pk):
         "pairs": competition.pairs.select_related("first", "second"),
         "periods": competition.periods.all(),
         "can_manage": can_manage,
+        "can_import_results": may(request.user, club, Capability.IMPORT_RESULTS),
         # The rules of play, then the ranking, scores and prizes as the standings state them.
         "ruleset_words": describe_ruleset(competition.ruleset()) + describe_settings(competition),
         "pair_form": PairForm(club=club) if can_manage else None,
@@ -129,7 +130,7 @@ def competition_detail(request, club, pk):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def pair_add(request, club, pk):
     competition = _competition(club, pk)
     form = PairForm(request.POST, club=club)
@@ -144,7 +145,7 @@ def pair_add(request, club, pk):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def pair_remove(request, club, pk, pair):
     competition = _competition(club, pk)
     pair = get_object_or_404(Pair, competition=competition, pk=pair)
@@ -156,7 +157,7 @@ def pair_remove(request, club, pk, pair):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def period_add(request, club, pk):
     competition = _competition(club, pk)
     form = PeriodForm(request.POST)
@@ -172,7 +173,7 @@ def period_add(request, club, pk):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def period_remove(request, club, pk, period):
     competition = _competition(club, pk)
     period = get_object_or_404(Period, competition=competition, pk=period)
@@ -180,7 +181,7 @@ def period_remove(request, club, pk, period):
     return redirect(competition)
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def evening_create(request, club, pk):
     competition = _competition(club, pk)
     today = timezone.localdate()
@@ -203,7 +204,7 @@ def evening_create(request, club, pk):
 @club_required()
 def evening_detail(request, club, pk):
     evening = _evening(club, pk)
-    can_manage = has_role(request.user, club, Role.DIRECTOR)
+    can_manage = may(request.user, club, Capability.RUN_COMPETITIONS)
     present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
     close_question = _("Close the evening? Its result becomes final.")
     if can_manage and evening.is_open:
@@ -218,13 +219,13 @@ def evening_detail(request, club, pk):
         "rounds": selectors.evening_rounds(evening=evening),
         "present": present,
         "can_manage": can_manage,
-        "can_score": has_role(request.user, club, Role.SCORER),
+        "can_score": may(request.user, club, Capability.SCORE),
         "statuses": Evening.Status,
     }
     return render(request, "tournaments/evening_detail.html", context)
 
 
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def evening_attendance(request, club, pk):
     evening = _evening(club, pk)
     if request.method == "POST":
@@ -285,7 +286,7 @@ def _attendance_row(request, evening, member):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def evening_status(request, club, pk):
     evening = _evening(club, pk)
     status = request.POST.get("status", "")
@@ -301,7 +302,7 @@ def evening_status(request, club, pk):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def round_draw(request, club, pk):
     evening = _evening(club, pk)
     odd_mode = request.POST.get("odd_mode")
@@ -322,7 +323,7 @@ def round_detail(request, club, pk):
     plan, sitouts = selectors.round_plan(round_=round_)
     wall = request.GET.get("wall") == "1"
     # The wall shows the plan only: no director's buttons, no private entry links.
-    can_manage = has_role(request.user, club, Role.DIRECTOR) and not wall
+    can_manage = may(request.user, club, Capability.RUN_COMPETITIONS) and not wall
     # Seats can change, and the draw be taken back, only before the first hand
     # (the services refuse it later; the page does not offer it).
     changeable = (
@@ -338,7 +339,7 @@ def round_detail(request, club, pk):
         "plan": plan,
         "sitouts": sitouts,
         "can_manage": can_manage,
-        "can_score": has_role(request.user, club, Role.SCORER) and not wall,
+        "can_score": may(request.user, club, Capability.SCORE) and not wall,
         "can_swap": changeable,
         "can_take_back": changeable and selectors.round_is_last(round_=round_),
         "empty_seats": [
@@ -356,7 +357,7 @@ def round_detail(request, club, pk):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def seat_substitute(request, club, pk):
     """Choose the member who plays the empty seat of a table of three."""
     round_ = _round(club, pk)
@@ -372,7 +373,7 @@ def seat_substitute(request, club, pk):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def seat_swap(request, club, pk):
     round_ = _round(club, pk)
     first = get_object_or_404(Seat, round=round_, pk=id_or_404(request.POST.get("first")))
@@ -387,7 +388,7 @@ def seat_swap(request, club, pk):
 
 
 @require_POST
-@club_required(Role.DIRECTOR)
+@club_required(Capability.RUN_COMPETITIONS)
 def round_delete(request, club, pk):
     round_ = _round(club, pk)
     evening = round_.evening

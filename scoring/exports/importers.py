@@ -101,7 +101,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Club, Member
-from clubs.permissions import Role, require_role
+from clubs.permissions import Capability, require
 from common.tabular import (
     Bad,
     ImportRejected,
@@ -1253,14 +1253,14 @@ def results_import_apply(
 ) -> ImportResult:
     """Store a hand log's evenings in the competition: all of them, or none.
 
-    ``by`` is the user (a tournament director of the club), or None for the
+    ``by`` is the user (one who may import results: ``Capability.IMPORT_RESULTS``), or None for the
     command line. With ``competition`` None, ``new_competition`` (``name``,
     ``ruleset_preset``, optional other fields) is created first, its season
     spanning the file's dates, in the same transaction. Raises
     :class:`ImportRejected` with every problem; nothing is then changed.
     """
     if by is not None:
-        require_role(by, club, Role.DIRECTOR)
+        require(by, club, Capability.IMPORT_RESULTS)
     Club.objects.select_for_update().get(pk=club.pk)  # one import per club at a time
     if competition is None:
         fields = dict(new_competition or {})

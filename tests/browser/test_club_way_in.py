@@ -97,6 +97,7 @@ def test_a_second_club_starts_invites_and_forgets_through_the_site(
     before = _lines(season)
     page.goto(f"{live_server.url}/clubs/{club.slug}/members/{players[5].pk}/forget/")
     page.fill("#id_name", "oud-lid 17")
+    page.fill("#id_confirm_name", players[5].name)  # erasing asks for the name (issue 25)
     with page.expect_navigation():
         page.click("form.stacked button[type=submit]")
     assert Member.objects.get(pk=players[5].pk).name == "oud-lid 17"

@@ -226,6 +226,7 @@ def test_a_club_leaves_with_its_data_and_comes_back_with_the_same_standings(
     operator.click(f"a[href='/clubs/{slug}/members/{person.pk}/']")
     operator.click(f"a[href='/clubs/{slug}/members/{person.pk}/forget/']")
     shot(operator_page, "forget")
+    operator_page.fill("#id_confirm_name", gone)  # erasing asks for the name (issue 25)
     operator.click("form.stacked button[type=submit]")
     replacement = f"oud-lid {person.pk}"
     assert operator_page.inner_text("h1") == replacement

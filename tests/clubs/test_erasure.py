@@ -188,7 +188,7 @@ def test_forgetting_a_member_leaves_none_of_their_values_anywhere(person_world):
     assert set(before) == set(values)  # the search finds each of them while they are there
     assert ("clubs_clublog", "detail") in before[PHONE_OLD]
 
-    services.member_forget(member=person, by=admin)
+    services.member_forget(member=person, by=admin, confirm_name=person.name)
 
     assert _everywhere(values, club, admin, season) == {}
     by_mail.refresh_from_db()
@@ -212,7 +212,7 @@ def test_forgetting_ends_the_closed_accounts_session(person_world):
     _link_account(club, admin, person, account)
     client = _login("wz-speler")
     assert client.get(reverse("account")).status_code == 200
-    services.member_forget(member=person, by=admin)
+    services.member_forget(member=person, by=admin, confirm_name=person.name)
     assert client.get(reverse("account")).status_code == 302  # to the login page
 
 
@@ -224,7 +224,7 @@ def test_an_account_also_of_another_club_is_only_unlinked(person_world):
     client = _login("elders-admin", "pw")
     values = _forgotten_values(person)
 
-    services.member_forget(member=person, by=admin)
+    services.member_forget(member=person, by=admin, confirm_name=person.name)
 
     assert _everywhere(values, club, admin, season) == {}
     other_admin.refresh_from_db()
@@ -241,7 +241,7 @@ def test_a_plain_member_of_two_clubs_loses_only_this_clubs_membership(person_wor
     account = factories.user("wz-speler", password=PASSWORD)
     _link_account(club, admin, person, account)
     factories.member(other, "Wil Z.", user=account)
-    services.member_forget(member=person, by=admin)
+    services.member_forget(member=person, by=admin, confirm_name=person.name)
     account.refresh_from_db()
     assert account.is_active and account.has_usable_password()
     assert not ClubRole.objects.filter(club=club, user=account).exists()
@@ -269,7 +269,7 @@ def test_a_club_cannot_close_its_last_administrators_account_by_forgetting(perso
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError):
-        services.member_forget(member=person, by=admin)
+        services.member_forget(member=person, by=admin, confirm_name=person.name)
     person.refresh_from_db()
     assert person.name == NAME
     admin.refresh_from_db()
@@ -285,6 +285,6 @@ def test_a_log_detail_of_an_unexpected_shape_does_not_stop_the_erasure(person_wo
         detail={"added": "x", "changed": [1, {"pk": person.pk, "changes": "y"}], "kept": []},
     )
     ClubLog.objects.create(club=club, action="member_merge", summary="odd", detail=[NAME])
-    services.member_forget(member=person, by=admin)
+    services.member_forget(member=person, by=admin, confirm_name=person.name)
     assert not ClubLog.objects.filter(detail__icontains=NAME).exists()
     assert _text_hits(PHONE_OLD) == []

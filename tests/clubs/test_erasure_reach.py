@@ -71,7 +71,7 @@ def test_forgetting_in_one_club_writes_nothing_into_another_clubs_league(league_
     teams = {t.pk: t.name for t in LeagueTeam.objects.all()}
     victim = factories.member(a, "de")
 
-    services.member_forget(member=victim, by=admin_a, name="HACKED-BY-A")
+    services.member_forget(member=victim, by=admin_a, confirm_name=victim.name, name="HACKED-BY-A")
 
     line.refresh_from_db()
     adjustment.refresh_from_db()
@@ -92,7 +92,7 @@ def test_a_name_is_replaced_as_a_whole_word_only():
         club=club, user=admin, action="club_update", summary="Jan won, Janneke and Jan-Willem too"
     )
 
-    services.member_forget(member=jan, by=admin, name="Oud lid")
+    services.member_forget(member=jan, by=admin, confirm_name=jan.name, name="Oud lid")
 
     cup.refresh_from_db()
     other.refresh_from_db()
@@ -114,7 +114,7 @@ def test_a_name_with_spaces_and_non_ascii_letters_is_replaced_as_a_whole():
         detail={"Zoë 't Hart": "Zoë 't Hart"},
     )
 
-    services.member_forget(member=person, by=admin, name="Oud lid")
+    services.member_forget(member=person, by=admin, confirm_name=person.name, name="Oud lid")
 
     line.refresh_from_db()
     assert line.summary == "Oud lid en Zoë 't Harte speelden"
@@ -129,7 +129,7 @@ def test_a_number_that_names_a_rule_set_leaves_every_game_working(play_season): 
     preset = game.ruleset["name"]
     person = factories.member(club, "Nieuw Lid", membership_number=preset)
 
-    services.member_forget(member=person, by=admin)
+    services.member_forget(member=person, by=admin, confirm_name=person.name)
 
     game.refresh_from_db()
     assert game.ruleset["name"] == preset
@@ -153,7 +153,7 @@ def test_a_long_replacement_fits_every_column_and_the_page_answers(client):
 
     response = client.post(
         reverse("clubs:member-forget", kwargs={"club": club.slug, "pk": person.pk}),
-        {"name": "X" * 120},
+        {"name": "X" * 120, "confirm_name": "e"},
     )
 
     assert response.status_code == 302
@@ -175,7 +175,7 @@ def test_the_name_leaves_other_clubs_games_the_member_sat_in(league_world):
     Game.objects.filter(pk=other_game.pk).update(confirmed_by=jan.name)  # a namesake elsewhere
     name = jan.name
 
-    services.member_forget(member=jan, by=admin_a)
+    services.member_forget(member=jan, by=admin_a, confirm_name=jan.name)
 
     hits = []
     for model in (Game, AuditEntry):
@@ -204,7 +204,7 @@ def test_a_closed_accounts_username_leaves_the_club_log():
     account = _invited(club, admin, "jan.jansen", member=person)
     services.password_link_create(club=club, user=account, by=admin)
 
-    services.member_forget(member=person, by=admin)
+    services.member_forget(member=person, by=admin, confirm_name=person.name)
 
     assert not any("jan.jansen" in s for s in ClubLog.objects.values_list("summary", flat=True))
     account.refresh_from_db()
@@ -252,7 +252,7 @@ def test_settings_choices_and_hand_inputs_keep_a_value_that_equals_a_name_or_num
     line = ClubLog.objects.create(club=club, user=admin, action="club_update", summary="x")
     person = factories.member(club, "club_update", membership_number="20")
 
-    services.member_forget(member=person, by=admin)
+    services.member_forget(member=person, by=admin, confirm_name=person.name)
 
     hand.refresh_from_db()
     line.refresh_from_db()

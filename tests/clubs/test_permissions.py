@@ -6,7 +6,16 @@ from django.urls import reverse
 from clubs.models import Member
 from tests import factories
 
-ROLES = ["anonymous", "no_role", "member", "scorer", "director", "admin", "other_admin"]
+ROLES = [
+    "anonymous",
+    "no_role",
+    "member",
+    "scorer",
+    "director",
+    "secretary",
+    "admin",
+    "other_admin",
+]
 
 
 @pytest.fixture
@@ -19,6 +28,7 @@ def people(db):
         "member": factories.role(club, "member"),
         "scorer": factories.role(club, "scorer"),
         "director": factories.role(club, "director"),
+        "secretary": factories.role(club, "secretary"),
         "admin": factories.role(club, "admin"),
         "other_admin": factories.role(other, "admin"),
     }
@@ -61,15 +71,15 @@ def pages(club, member, duplicate):
 # "login" (redirect to the login page), 403 or 404. The club is private: a stranger
 # gets 404 on every page of it, as for a club that does not exist.
 MATRIX = {
-    #              anonymous no_role member scorer director admin other_admin
-    "club": ["404", "404", "ok", "ok", "ok", "ok", "404"],
-    "members": ["404", "404", "ok", "ok", "ok", "ok", "404"],
-    "member": ["404", "404", "ok", "ok", "ok", "ok", "404"],
-    "member_new": ["404", "404", "403", "403", "ok", "ok", "404"],
-    "member_edit": ["404", "404", "403", "403", "ok", "ok", "404"],
-    "merge": ["404", "404", "403", "403", "403", "ok", "404"],
-    "roles": ["404", "404", "403", "403", "403", "ok", "404"],
-    "settings": ["404", "404", "403", "403", "403", "ok", "404"],
+    #              anonymous no_role member scorer director secretary admin other_admin
+    "club": ["404", "404", "ok", "ok", "ok", "ok", "ok", "404"],
+    "members": ["404", "404", "ok", "ok", "ok", "ok", "ok", "404"],
+    "member": ["404", "404", "ok", "ok", "ok", "ok", "ok", "404"],
+    "member_new": ["404", "404", "403", "403", "ok", "ok", "ok", "404"],
+    "member_edit": ["404", "404", "403", "403", "ok", "ok", "ok", "404"],
+    "merge": ["404", "404", "403", "403", "403", "ok", "ok", "404"],
+    "roles": ["404", "404", "403", "403", "403", "403", "ok", "404"],
+    "settings": ["404", "404", "403", "403", "403", "403", "ok", "404"],
 }
 
 

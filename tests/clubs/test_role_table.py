@@ -97,3 +97,22 @@ def test_open_invitations_headers_are_the_specs_and_each_can_be_withdrawn(client
     html = roles_page(client, club, admin)
     (table,) = read_tables(html, "invitations")
     assert [cells for _classes, cells in table.rows] == [["No open invitations."]]
+
+
+def test_every_control_of_the_roles_page_has_its_own_id_and_a_label(client, roles):
+    """Issue 25: the invitation's and the change-a-role form's role choices were both
+    ``id_role``, and the second one had no label of its own."""
+    club, admin, _director, _staff = roles
+    html = roles_page(client, club, admin)
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    controls = re.findall(r"<(?:select|input|textarea)\b[^>]*>", html)
+    named = [c for c in controls if 'type="hidden"' not in c and 'type="submit"' not in c]
+    assert len(named) >= 5
+    for control in named:
+        (control_id,) = re.findall(r'\sid="([^"]+)"', control)
+        assert re.search(rf'<label[^>]*for="{control_id}"[^>]*>[^<]*\w', html), control
+    for role_choice in ("id_invite_role", "id_grant_role"):
+        select = re.search(rf'<select[^>]*id="{role_choice}"[^>]*>', html).group(0)
+        assert "role-sentences" in select and f"{role_choice}_helptext" in select, select
+    assert 'id="role-sentences"' in html

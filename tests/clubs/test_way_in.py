@@ -83,7 +83,12 @@ def test_with_creation_open_anyone_signs_up_and_starts_a_club(client, settings):
     assert "Make an account and start a club" in client.get(reverse("clubs:home")).content.decode()
     response = client.post(
         reverse("signup"),
-        {"username": "jannie", "password1": "Klaverjas-2026!", "password2": "Klaverjas-2026!"},
+        {
+            "username": "jannie",
+            "email": "jannie@example.org",
+            "password1": "Klaverjas-2026!",
+            "password2": "Klaverjas-2026!",
+        },
     )
     assert response.status_code == 302 and response["Location"] == reverse("clubs:club-create")
     response = client.post(

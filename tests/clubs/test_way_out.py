@@ -59,7 +59,8 @@ def test_forgetting_a_member_erases_the_person_and_keeps_the_standings(client, p
     before = _lines(season)
     client.force_login(admin)
     response = client.post(
-        reverse("clubs:member-forget", kwargs={"club": club.slug, "pk": person.pk}), {"name": ""}
+        reverse("clubs:member-forget", kwargs={"club": club.slug, "pk": person.pk}),
+        {"name": "", "confirm_name": person.name},
     )
     assert response.status_code == 302
     person.refresh_from_db()
@@ -80,7 +81,9 @@ def test_forgetting_a_member_erases_the_person_and_keeps_the_standings(client, p
 def test_a_forgotten_member_can_get_a_name_the_club_chooses(played):
     club, admin, players, season = played
     before = _lines(season)
-    services.member_forget(member=players[0], by=admin, name="oud-lid 17")
+    services.member_forget(
+        member=players[0], by=admin, confirm_name=players[0].name, name="oud-lid 17"
+    )
     players[0].refresh_from_db()
     assert players[0].name == "oud-lid 17"
     assert _lines(season) == before
@@ -106,7 +109,7 @@ def test_deleting_a_club_needs_its_exact_name(client, played):
 def test_deleting_a_club_leaves_no_row_of_it_and_keeps_the_other_club():
     a, b = build_world()
     services.invitation_create(club=a.club, role="scorer", by=a.admin)
-    services.member_forget(member=a.members[1], by=a.admin)
+    services.member_forget(member=a.members[1], by=a.admin, confirm_name=a.members[1].name)
     models = services.club_data_models()
     assert {m.__name__ for m, _p in models} >= {
         "Member", "ClubRole", "ClubLog", "Invitation", "Competition", "Evening", "Round",
@@ -189,7 +192,7 @@ def _pages(club, users, member, invitation):
         "invitation": ("get", url("invitation-detail", pk=invitation.pk), {}),
         "revoke": ("post", url("invitation-revoke", pk=invitation.pk), {}),
         "password": ("post", url("password-link", user_id=users["member"].pk), {}),
-        "forget": ("post", url("member-forget", pk=member.pk), {}),
+        "forget": ("post", url("member-forget", pk=member.pk), {"confirm_name": member.name}),
         "delete": ("post", url("club-delete"), {"confirm_name": club.name}),
     }
 
@@ -232,7 +235,7 @@ def test_services_refuse_anyone_but_the_clubs_admin(people):
         with pytest.raises(PermissionDenied):
             services.invitation_create(club=club, role="member", by=by)
         with pytest.raises(PermissionDenied):
-            services.member_forget(member=member, by=by)
+            services.member_forget(member=member, by=by, confirm_name=member.name)
         with pytest.raises(PermissionDenied):
             services.club_delete(club=club, by=by, confirm_name=club.name)
         with pytest.raises(PermissionDenied):

@@ -71,7 +71,12 @@ def clock():
 def sign_up(client, username, address="10.1.1.1", password="Klaverjas-2026!", **headers):
     return client.post(
         reverse("signup"),
-        {"username": username, "password1": password, "password2": password},
+        {
+            "username": username,
+            "email": f"{username}@example.org",
+            "password1": password,
+            "password2": password,
+        },
         REMOTE_ADDR=address,
         **ENGLISH,
         **headers,

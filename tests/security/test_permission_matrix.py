@@ -2,11 +2,12 @@
 
 Every route of the URL conf (``conftest.site_routes``), filled with club A's own
 objects, is sent as GET and as POST by each kind of person: anonymous, an
-account without a role, a member, a scorer, a director and the administrator
-of club A, the administrator of club B, and a site operator. What each may do
-is read from the table at the end of docs/permissions.md, so a new address
-fails here until its line is written there, and a line that says something
-else than the site does fails too.
+account without a role, a member, a scorer, a director, a secretary and the
+administrator of club A, the administrator of club B, and a site operator. What
+each may do is read from docs/permissions.md: the table at its end says which
+capability (or role) each address takes, and the table of capabilities which
+roles have it. So a new address fails here until its line is written there, and
+a line that says something else than the site does fails too.
 
 Allowed: neither 403 nor the permission check's 404 nor the login page nor 405,
 never a 500 (a 404 of a missing object, such as a POST naming no member, is let
@@ -36,18 +37,59 @@ pytestmark = pytest.mark.django_db
 DOC = Path(__file__).resolve().parents[2] / "docs" / "permissions.md"
 LINE = re.compile(r"^\| `(?P<name>[\w:-]+)` \| (?P<get>[^|]+) \| (?P<post>[^|]+) \|$")
 WORD = re.compile(r"`([^`]+)`")
-LEVELS = {"member": 1, "scorer": 2, "director": 3, "admin": 4}
-#: Words of the model that are about a club (or a league of a club): a stranger to a
-#: private club is refused them with 404.
-CLUB_WORDS = {"public", *LEVELS, "organiser", "team", "captain"}
-KNOWN = {"anyone", "link", "login", "operator", "off", "—", *CLUB_WORDS}
-KINDS = ["anonymous", "account", "member", "scorer", "director", "admin", "other_admin", "operator"]
+ROLES = ["member", "scorer", "director", "secretary", "admin"]
+#: A line of the document's table of capabilities: the capability, what it is, and a
+#: cell per role ("yes" or empty).
+CAPABILITY_LINE = re.compile(
+    rf"^\| `(?P<name>[\w-]+)` \|(?P<cells>(?:[^|]*\|){{{1 + len(ROLES)}}})$"
+)
+KINDS = [
+    "anonymous",
+    "account",
+    "member",
+    "scorer",
+    "director",
+    "secretary",
+    "admin",
+    "other_admin",
+    "operator",
+]
 #: Tables a request may write whatever its answer: the session and the login brake.
 BOOKKEEPING = ("django_session", "axes_")
 
 
+def capability_table():
+    """{capability: {roles that have it}} from the document's table of capabilities."""
+    table = {}
+    for text in DOC.read_text(encoding="utf-8").splitlines():
+        match = CAPABILITY_LINE.match(text.strip())
+        if not match:
+            continue
+        cells = [cell.strip() for cell in match["cells"].split("|")[1:-1]]
+        assert set(cells) <= {"yes", ""}, f"{match['name']}: cells are 'yes' or empty: {cells}"
+        table[match["name"]] = {role for role, cell in zip(ROLES, cells, strict=True) if cell}
+    assert len(table) > 5, "docs/permissions.md: the table of capabilities is missing"
+    return table
+
+
+def role_capabilities(role):
+    """The capabilities of ``role`` by the document's table."""
+    return {name for name, roles in capability_table().items() if role in roles}
+
+
+def club_words():
+    """Words of the model that are about a club (or a league of a club): a stranger to a
+    private club is refused them with 404."""
+    return {"public", "organiser", "team", "captain", *ROLES, *capability_table()}
+
+
+def known_words():
+    return {"anyone", "link", "login", "operator", "off", "—", *club_words()}
+
+
 def model_lines():
     """{URL name: (GET word, POST word)} from the document's table."""
+    known = known_words()
     lines = {}
     for text in DOC.read_text(encoding="utf-8").splitlines():
         match = LINE.match(text.strip())
@@ -58,19 +100,23 @@ def model_lines():
             cell = cell.strip()
             found = WORD.findall(cell)
             word = "—" if cell.startswith("`—`") or cell == "—" else (found[0] if found else cell)
-            assert word in KNOWN, f"{match['name']}: unknown word {word!r} in docs/permissions.md"
+            assert word in known, f"{match['name']}: unknown word {word!r} in docs/permissions.md"
             words.append(word)
         assert match["name"] not in lines, f"{match['name']} twice in docs/permissions.md"
         lines[match["name"]] = tuple(words)
     return lines
 
 
-def level_in_club_a(kind):
-    return {"member": 1, "scorer": 2, "director": 3, "admin": 4, "operator": 4}.get(kind, 0)
+def capabilities_in_club_a(kind):
+    """What ``kind`` may in club A, by the document: its role's capabilities (a site
+    operator: every one; anyone else: none)."""
+    if kind == "operator":
+        return set(capability_table())
+    return role_capabilities(kind) if kind in ROLES else set()
 
 
 def allowed(word, kind):
-    level = level_in_club_a(kind)
+    held = capabilities_in_club_a(kind)
     if word in ("anyone", "link"):
         return True
     if word == "login":
@@ -80,10 +126,13 @@ def allowed(word, kind):
     if word == "off":
         return False
     if word == "public":  # club A and its league are private: their people only
-        return level >= 1
-    if word in LEVELS:
-        return level >= LEVELS[word]
-    return level >= LEVELS["director"]  # organiser, team, captain: club A's directors and up
+        return "view" in held
+    if word in ROLES:  # whoever may everything the role may
+        return role_capabilities(word) <= held
+    if word in capability_table():
+        return word in held
+    # organiser, team, captain: club A's people who run its competitions and leagues
+    return "run-competitions" in held
 
 
 def refusal(word, kind):
@@ -91,8 +140,8 @@ def refusal(word, kind):
     (an address switched off), 403 or "login"."""
     if word == "off":
         return 404
-    if word in CLUB_WORDS:
-        if kind == "anonymous" or level_in_club_a(kind) == 0:
+    if word in club_words():
+        if kind == "anonymous" or not capabilities_in_club_a(kind):
             return "hidden"
         return 403
     return "login" if kind == "anonymous" else 403
@@ -109,6 +158,7 @@ def people(world):
         "member": factories.role(a.club, "member", factories.user("matrix-member")),
         "scorer": a.extra["scorer"],
         "director": factories.role(a.club, "director", factories.user("matrix-director")),
+        "secretary": factories.role(a.club, "secretary", factories.user("matrix-secretary")),
         "admin": a.admin,
         "other_admin": b.admin,
         "operator": factories.user("matrix-operator", is_staff=True, is_superuser=True),

@@ -35,7 +35,9 @@ def played(db):
     season = factories.competition(club, name="Winter")
     play_evening(season, datetime.date(2026, 9, 8), players, admin, random.Random(5))
     play_evening(season, datetime.date(2026, 9, 15), players[:8], admin, random.Random(6))
-    club_services.member_forget(member=players[8], by=admin, name="oud-lid 17")
+    club_services.member_forget(
+        member=players[8], by=admin, confirm_name=players[8].name, name="oud-lid 17"
+    )
     return club, admin, players, season
 
 
