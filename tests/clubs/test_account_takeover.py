@@ -213,5 +213,5 @@ def test_the_trace_of_a_password_link_outlives_the_club_that_made_it(client, two
     services.club_delete(club=a, by=admin_a, confirm_name="Club A")
     client.force_login(person)
     page = client.get(reverse("account"), HTTP_ACCEPT_LANGUAGE="en").text
-    table = page.split("Password links made for your account")[1].split("</table>")[0]
+    table = page.split("Password links made for your account")[-1].split("</table>")[0]
     assert "Club A" in table and "admin-a" in table
