@@ -24,7 +24,7 @@ Nat
 Reading a roem column that carries a bonus
     The pit team's column and, after verzaken, the other team's column hold the
     bonus plus the roem: :func:`read_roem` takes the bonus off. Blank is the
-    bonus alone. A number below the bonus is refused (``code="sheet_bonus"``):
+    bonus alone, and so is 0. A number below the bonus is refused (``code="sheet_bonus"``):
     the sheet never writes it, and it could be the roem alone or a mistake.
     So ``162 | 100 | M`` is a pit without roem (262), ``162 | 120 | M`` a pit
     with 20 roem (282), and ``162 | 20 | M`` is refused.
@@ -171,8 +171,9 @@ def read_roem(
 ) -> int:
     """The roem ``team`` holds, from its roem column: the inverse of :func:`write_roem`.
 
-    Blank (None) is no roem (and a column with a bonus: the bonus alone). A number
-    below the bonus is refused: :class:`InvalidHand` with ``code="sheet_bonus"``
+    Blank (None) or 0 is no roem (and a column with a bonus: the bonus alone; the
+    sheet never writes 0 there, so it has no other reading). A number below the
+    bonus is refused: :class:`InvalidHand` with ``code="sheet_bonus"``
     and ``params`` ``team``, ``value``, ``bonus`` and ``kind`` (``"pit"`` or
     ``"verzaken"``).
 
@@ -187,7 +188,7 @@ def read_roem(
     the roem column of team A's pit is 100 (the pit bonus) plus the roem, not 20
     """
     bonus = column_bonus(ruleset, team, pit=pit, verzaakt=verzaakt)
-    if column is None:
+    if not column:
         return 0
     if column < bonus:
         team = parse_team(team)
