@@ -79,8 +79,8 @@ def team_choices(names_a=None, names_b=None):
     return [(Team.A, wij), (Team.B, zij)]
 
 
-def points_field(label):
-    return forms.IntegerField(
+def points_field(label, field=forms.IntegerField):
+    return field(
         label=label,
         required=False,
         min_value=0,
@@ -286,17 +286,6 @@ class SheetPointsField(forms.IntegerField):
         return super().to_python(value)
 
 
-def sheet_points_field(label):
-    return SheetPointsField(
-        label=label,
-        required=False,
-        min_value=0,
-        max_value=HAND_TOTAL,
-        error_messages=POINTS_ERRORS,
-        widget=Digits(),
-    )
-
-
 class SheetRowForm(HandFieldsMixin, forms.Form):
     """One row of a paper score sheet in the director's grid, read as the sheet
     writes it (:mod:`scoring.rules.sheet`): the roem column of a pit holds the pit
@@ -307,8 +296,8 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
     """
 
     playing = forms.ChoiceField(label=_("played"))
-    points_a = sheet_points_field(_("points wij"))
-    points_b = sheet_points_field(_("points zij"))
+    points_a = points_field(_("points wij"), SheetPointsField)
+    points_b = points_field(_("points zij"), SheetPointsField)
     roem_a = roem_field(_("roem wij"))
     roem_b = roem_field(_("roem zij"))
     declared_a = declared_field(_("declared wij"))

@@ -17,6 +17,24 @@ def open_grid(page, live_server, table):
     page.goto(f"{live_server.url}/clubs/de-boom/tables/{table.pk}/sheet/")
 
 
+def start(page, live_server, director, preset):
+    """A drawn table of a competition under ``preset``, its grid open for the director."""
+    club, user = director
+    table = _play(club, user, preset).table
+    login(page, live_server, "leider")
+    open_grid(page, live_server, table)
+    return table
+
+
+def type_pit(page, number, team, roem):
+    """Row ``number``: ``team`` played and took every trick, ``roem`` in its roem column."""
+    side = "a" if team == "A" else "b"
+    page.select_option(f"select[name=h{number}-playing]", team)
+    page.fill(f"input[name=h{number}-points_{side}]", "162")
+    page.fill(f"input[name=h{number}-roem_{side}]", roem)
+    page.select_option(f"select[name=h{number}-pit]", team)
+
+
 def save(page):
     with page.expect_navigation():
         page.click("button:has-text('Tellijst opslaan')")
@@ -29,21 +47,10 @@ def director(transactional_db):
 
 
 def test_a_pit_typed_as_the_sheet_writes_it_is_stored_as_262(page, live_server, shot, director):
-    club, user = director
-    table = _play(club, user, "rotterdam").table
-    login(page, live_server, "leider")
-    open_grid(page, live_server, table)
-    # Row 1 as the filled sheet writes a pit: 162 | 100 | M.
-    page.select_option("select[name=h1-playing]", "A")
-    page.fill("input[name=h1-points_a]", "162")
+    table = start(page, live_server, director, "rotterdam")
+    type_pit(page, 1, "A", "100")  # as the filled sheet writes a pit: 162 | 100 | M
     assert page.input_value("input[name=h1-points_b]") == "0"
-    page.fill("input[name=h1-roem_a]", "100")
-    page.select_option("select[name=h1-pit]", "A")
-    # Row 2: a pit with 20 roem, 162 | 120 | M.
-    page.select_option("select[name=h2-playing]", "B")
-    page.fill("input[name=h2-points_b]", "162")
-    page.fill("input[name=h2-roem_b]", "120")
-    page.select_option("select[name=h2-pit]", "B")
+    type_pit(page, 2, "B", "120")  # a pit with 20 roem: 162 | 120 | M
     shot(page, "typed")
     save(page)
     hands = list(Hand.objects.order_by("number").values_list("score_a", "score_b", "roem_a"))
@@ -61,14 +68,8 @@ def test_a_pit_typed_as_the_sheet_writes_it_is_stored_as_262(page, live_server, 
 
 
 def test_a_pit_with_less_than_the_bonus_is_refused_and_says_how(page, live_server, shot, director):
-    club, user = director
-    table = _play(club, user, "rotterdam").table
-    login(page, live_server, "leider")
-    open_grid(page, live_server, table)
-    page.select_option("select[name=h1-playing]", "A")
-    page.fill("input[name=h1-points_a]", "162")
-    page.fill("input[name=h1-roem_a]", "20")
-    page.select_option("select[name=h1-pit]", "A")
+    start(page, live_server, director, "rotterdam")
+    type_pit(page, 1, "A", "20")
     save(page)
     with translation.override("nl"):
         message = str(SHEET_BONUS_MESSAGES["pit"]) % {"bonus": 100, "example": 120}
@@ -81,10 +82,7 @@ def test_a_pit_with_less_than_the_bonus_is_refused_and_says_how(page, live_serve
 
 
 def test_a_match_to_1500_takes_declarations_only(page, live_server, shot, director):
-    club, user = director
-    table = _play(club, user, "match-1500").table
-    login(page, live_server, "leider")
-    open_grid(page, live_server, table)
+    start(page, live_server, director, "match-1500")
     assert page.locator("input[name=h1-roem_a]").count() == 0
     page.select_option("select[name=h1-playing]", "A")
     page.fill("input[name=h1-points_a]", "100")

@@ -9,6 +9,7 @@ import pytest
 from scoring import services
 from scoring.models import Game, Hand
 from scoring.services import HandInput
+from tests import factories
 from tests.scoring.test_declared_roem import _play
 from tests.scoring.test_director_pages import sheet_data, sheet_url
 
@@ -26,26 +27,21 @@ def _site_language_after():
 
 
 @pytest.fixture
-def boompje(club, director):
-    return _play(club, director, "rotterdam")
-
-
-@pytest.fixture
-def match(club, director):
-    return _play(club, director, "match-1500")
-
-
-@pytest.fixture
-def director(club):
-    from tests import factories
-
-    return factories.role(club, "director")
-
-
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
+def director_client(client, club):
+    """A client logged in as the club's director (``client.director``)."""
+    client.director = factories.role(club, "director")
+    client.force_login(client.director)
     return client
+
+
+@pytest.fixture
+def boompje(club, director_client):
+    return _play(club, director_client.director, "rotterdam")
+
+
+@pytest.fixture
+def match(club, director_client):
+    return _play(club, director_client.director, "match-1500")
 
 
 def stored(game):
