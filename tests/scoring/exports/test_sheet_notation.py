@@ -37,7 +37,10 @@ def test_a_pit_with_roem_in_a_file_is_the_column_above_the_bonus(competition):
 def test_a_pit_with_less_than_the_bonus_in_a_file_is_refused_saying_how_to_write_it(
     competition,
 ):
-    problems = rejected(competition, csv_bytes(game_rows(changes={3: {**PIT, "roem_a": 20}})))
+    from django.utils import translation
+
+    with translation.override("en"):
+        problems = rejected(competition, csv_bytes(game_rows(changes={3: {**PIT, "roem_a": 20}})))
     assert [(p.row, p.column) for p in problems] == [(4, "roem_a")]
     assert "Write 100 (or leave it empty) for a pit without roem, 120" in problems[0].message
 
