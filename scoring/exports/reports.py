@@ -194,6 +194,8 @@ class ScoreSheet:
     confirmed_by: str = ""
     #: Hand 1 is the roefel (the rule set plays it).
     roefel: bool = False
+    #: How a pit, nat and verzaken are written (:func:`sheet_legend`).
+    legend: str = ""
 
     def team(self, team):
         return [self.names.get(position, "") for position in Seat.SEATS_OF[team]]
@@ -219,6 +221,17 @@ def sheet_length(ruleset: rules.Ruleset) -> int:
     # A hand brings both teams together about 162 + roem: a team reaches the
     # target after about 2 * target / 162 hands; two rows to spare.
     return min(math.ceil(2 * ruleset.target_score / 162) + 2, 40)
+
+
+def sheet_legend(ruleset: rules.Ruleset) -> str:
+    """How the sheet writes the rows the grid and the import read back
+    (:mod:`scoring.rules.sheet`), with the rule set's bonuses."""
+    pit, penalty = ruleset.pit_bonus, ruleset.verzaken_bonus
+    return _(
+        "Pit: 162 | %(pit)s + roem | M (the defenders' pit: TP). Nat: nat for the team "
+        "that played, 162 | the roem for the other. Verzaakt: V for the team that "
+        "reneged, 162 | %(penalty)s + all roem for the other."
+    ) % {"pit": pit, "penalty": penalty}
 
 
 def _paper_split(hand):
@@ -299,6 +312,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
                 length=length,
                 url=entry_url(table.token),
                 roefel=ruleset.roefel,
+                legend=sheet_legend(ruleset),
                 **extra,
             )
         )
