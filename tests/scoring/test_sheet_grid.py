@@ -223,3 +223,44 @@ def test_a_hand_stored_with_a_total_keeps_it_in_a_declared_grid(director_client,
     assert response.status_code == 302, response.content.decode()[:3000]
     hand = Hand.objects.get()
     assert (hand.roem_b, hand.score_a, hand.score_b) == (50, 100, 112)
+
+
+# --- The grid's own round trip: a stored hand shown, read back, is the same entry ---------
+
+STORED = {
+    "pit": {"playing": "A", "points_a": 162, "points_b": 0, "pit": "A"},
+    "pit with roem": {"playing": "B", "points_a": 0, "points_b": 162, "roem_b": 70, "pit": "B"},
+    "tegenpit with roem": {
+        "playing": "A",
+        "points_a": 0,
+        "points_b": 162,
+        "roem_b": 20,
+        "pit": "B",
+    },
+    "nat": {"playing": "A", "points_a": 70, "points_b": 92, "roem_a": 20, "roem_b": 20},
+    "made": {"playing": "B", "points_a": 60, "points_b": 102, "roem_b": 50},
+    "verzaakt, roem in both columns": {
+        "playing": "B",
+        "points_a": 0,
+        "points_b": 162,
+        "roem_a": 20,
+        "roem_b": 50,
+        "verzaakt": "A",
+    },
+}
+
+
+@pytest.mark.parametrize("name", STORED)
+def test_a_stored_hand_shown_in_the_grid_reads_back_as_the_same_entry(name):
+    from scoring.forms import SheetRowForm
+    from scoring.rules import get_ruleset
+
+    ruleset = get_ruleset("rotterdam")
+    entry = HandInput(**STORED[name])
+    hand = Hand(**{field: getattr(entry, field) for field in STORED[name]})
+    shown = SheetRowForm.initial_from(hand, ruleset)
+    data = {f"h1-{key}": "" if value is None else str(value) for key, value in shown.items()}
+    form = SheetRowForm(data, number=1, ruleset=ruleset, prefix="h1", initial=shown)
+    assert form.is_valid(), form.errors
+    assert form.hand_input() == entry
+    assert form.hand_input().score(ruleset) == entry.score(ruleset)
