@@ -345,7 +345,11 @@ def _column_help():
         "trump": _("C, D, H, S or empty"),
         "points_a": _("card points of wij and zij: together 162"),
         "points_b": "",
-        "roem_a": _("roem of wij and zij; empty is 0"),
+        "roem_a": _(
+            "roem of wij and zij as the score sheet writes it; empty is 0. A pit's is the "
+            "pit's 100 plus the roem (100 without roem, 120 with 20); after verzaken the "
+            "other team's is the penalty of 100 plus all roem"
+        ),
         "roem_b": "",
         "declared_a": _(
             "declared roem only (match to 1500): what wij and zij declared, e.g. 50+20+stuk"

@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from common.text import validate_one_line
 
-from .messages import MESSAGES
+from . import rules
+from .messages import MESSAGES, hand_message
 from .models import Adjustment, Hand, Suit, Team, sheet_mark
 from .services import HAND_INPUTS, HandInput
 
@@ -78,8 +79,8 @@ def team_choices(names_a=None, names_b=None):
     return [(Team.A, wij), (Team.B, zij)]
 
 
-def points_field(label):
-    return forms.IntegerField(
+def points_field(label, field=forms.IntegerField):
+    return field(
         label=label,
         required=False,
         min_value=0,
@@ -147,10 +148,8 @@ class HandFieldsMixin:
     those fields, so in-trick competitions keep the form they had.
     """
 
-    def use_declared(self, declared, *, keep_totals=False):
-        drop = ("declared_a", "declared_b") if not declared else ()
-        if declared and not keep_totals:
-            drop = ("roem_a", "roem_b")
+    def use_declared(self, declared):
+        drop = ("roem_a", "roem_b") if declared else ("declared_a", "declared_b")
         for name in drop:
             self.fields.pop(name, None)
 
@@ -277,12 +276,28 @@ class QueuedHandForm(HandForm):
         self.fields["number"].required = True
 
 
+class SheetPointsField(forms.IntegerField):
+    """A card-points cell of the grid: a number, or ``nat`` (0) as the sheet writes
+    a nat team's (:data:`rules.sheet.NAT`); the form checks that the team played."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip().lower() == rules.sheet.NAT:
+            return 0
+        return super().to_python(value)
+
+
 class SheetRowForm(HandFieldsMixin, forms.Form):
-    """One row of a paper score sheet in the director's grid."""
+    """One row of a paper score sheet in the director's grid, read as the sheet
+    writes it (:mod:`scoring.rules.sheet`): the roem column of a pit holds the pit
+    bonus plus the roem (``162 | 100`` with pit is 262, ``162 | 120`` is 282), and
+    after verzaken the other team's holds the penalty plus the roem of the hand; a
+    nat team's card points may be written ``nat``. Under declared roem the row
+    takes declarations only: a roem total cannot tell a run of 20 from a stuk.
+    """
 
     playing = forms.ChoiceField(label=_("played"))
-    points_a = points_field(_("points wij"))
-    points_b = points_field(_("points zij"))
+    points_a = points_field(_("points wij"), SheetPointsField)
+    points_b = points_field(_("points zij"), SheetPointsField)
     roem_a = roem_field(_("roem wij"))
     roem_b = roem_field(_("roem zij"))
     declared_a = declared_field(_("declared wij"))
@@ -292,13 +307,21 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
 
     #: The grid has no trump column (the roefel's clubs are filled in by the service).
     INPUTS = tuple(name for name in HAND_INPUTS if name != "trump")
+    ROEM_TOTALS = ("roem_a", "roem_b")
 
-    def __init__(self, *args, number, declared=False, **kwargs):
+    def __init__(self, *args, number, ruleset, **kwargs):
         super().__init__(*args, **kwargs)
         self.number = number
-        # The grid keeps the roem totals beside the declarations: a hand stored before
-        # declarations has its counted roem there (both declarations empty).
-        self.use_declared(declared, keep_totals=True)
+        self.ruleset = ruleset
+        self.declared = ruleset.roem_rule is rules.RoemRule.DECLARED
+        self.use_declared(self.declared)
+        # A hand stored before declarations (a total, no declarations) keeps its
+        # counted roem until declarations are typed: the grid has no column for it.
+        initial = self.initial or {}
+        self.stored_totals = None
+        if self.declared and not (initial.get("declared_a") or initial.get("declared_b")):
+            totals = (initial.get("roem_a") or 0, initial.get("roem_b") or 0)
+            self.stored_totals = totals if any(totals) else None
         self.fields["playing"].choices = [("", ""), *team_choices()]
         self.fields["pit"].choices = [("", ""), *team_choices()]
         self.fields["verzaakt"].choices = verzaakt_choices("")
@@ -311,11 +334,29 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
             # (its aria-describedby names only ids the grid renders: the errors).
             self.fields[name].help_text = ""
 
+    def posted_totals(self):
+        """The roem totals posted for a declared-roem row (the grid has no such column)."""
+        return [
+            name
+            for name in self.ROEM_TOTALS
+            if (self.data.get(self.add_prefix(name)) or "").strip()
+        ]
+
     def clean(self):
-        """A stored row whose one side's card points were changed: the other side
-        follows (162 minus), as it does while typing, also without JavaScript.
-        Both sides changed is a cross-check, and must add up."""
+        """Read the row as the sheet writes it (see the class). A stored row whose
+        one side's card points were changed: the other side follows (162 minus), as
+        it does while typing, also without JavaScript. Both sides changed is a
+        cross-check, and must add up."""
+        typed = {name: self.cleaned_data.get(name) for name in self.ROEM_TOTALS}
         data = super().clean()
+        self._check_nat(data)
+        if self.declared:
+            if self.posted_totals():
+                self.add_error(None, MESSAGES["declared_not_totals"])
+            elif self.stored_totals and not (data.get("declared_a") or data.get("declared_b")):
+                data["roem_a"], data["roem_b"] = self.stored_totals
+        else:
+            self._read_roem(data, typed)
         a, b = data.get("points_a"), data.get("points_b")
         if not self.initial or a is None or b is None or a + b == HAND_TOTAL:
             return data
@@ -325,6 +366,30 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
         elif b != was_b and a == was_a:
             data["points_a"] = HAND_TOTAL - b
         return data
+
+    def _check_nat(self, data):
+        for name, team in (("points_a", Team.A), ("points_b", Team.B)):
+            if name in self.errors:
+                continue
+            try:
+                rules.sheet.read_points(
+                    self[name].data or "", team=team, playing=data.get("playing")
+                )
+            except rules.InvalidHand as exc:
+                self.add_error(name, hand_message(exc))
+
+    def _read_roem(self, data, typed):
+        """The roem each team holds, from its roem column (``rules.sheet.read_roem``)."""
+        pit, verzaakt = data.get("pit") or None, data.get("verzaakt") or None
+        for name, team in (("roem_a", Team.A), ("roem_b", Team.B)):
+            if name in self.errors:
+                continue
+            try:
+                data[name] = rules.sheet.read_roem(
+                    self.ruleset, team, typed[name], pit=pit, verzaakt=verzaakt
+                )
+            except rules.InvalidHand as exc:
+                self.add_error(name, hand_message(exc))
 
     def is_blank(self):
         return self.is_bound and not any(
@@ -350,15 +415,27 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
         return sheet_mark(row, row.pit) if row.pit in Team.values else ""
 
     @staticmethod
-    def initial_from(hand):
-        # Roem counted from declarations is derived: only a hand without them shows it.
+    def initial_from(hand, ruleset):
+        """The row as the sheet writes the stored hand (``rules.sheet.write_roem``):
+        a pit's roem column with the pit bonus, the other team's after verzaken
+        with the penalty. Roem counted from declarations is derived: only a hand
+        without them shows a total (kept, under declared roem, without a column)."""
         totals = not hand.has_declarations
+
+        def roem(team, value):
+            if not totals:
+                return ""
+            written = rules.sheet.write_roem(
+                ruleset, team, value, pit=hand.pit, verzaakt=hand.verzaakt
+            )
+            return written or ""
+
         return {
             "playing": hand.playing,
             "points_a": hand.points_a,
             "points_b": hand.points_b,
-            "roem_a": (hand.roem_a if totals else 0) or "",
-            "roem_b": (hand.roem_b if totals else 0) or "",
+            "roem_a": roem(Team.A, hand.roem_a),
+            "roem_b": roem(Team.B, hand.roem_b),
             "declared_a": hand.declared_a,
             "declared_b": hand.declared_b,
             "pit": hand.pit,
@@ -397,18 +474,27 @@ def _add_errors(form, exc):
 class ScoreSheet:
     """The grid: one SheetRowForm per hand, filled in order, blank rows at the end."""
 
-    def __init__(self, data=None, *, rows, hands=(), version=0, confirm=True, declared=False):
-        self.declared = declared
-        self.verzaakt_help = verzaakt_help(declared)
+    def __init__(self, data=None, *, rows, ruleset, hands=(), version=0, confirm=True):
+        self.declared = ruleset.roem_rule is rules.RoemRule.DECLARED
+        self.verzaakt_help = verzaakt_help(self.declared)
+        if not self.declared:
+            # The grid reads the roem column as the sheet writes it (rules.sheet).
+            bonus = ruleset.verzaken_bonus
+            self.verzaakt_help = gettext(
+                "A team reneged: the hand ends, the other team gets 162 + all roem of the "
+                "hand + the penalty. Write it as the score sheet does: the card points "
+                "empty, and in the other team's roem column the penalty of %(bonus)s plus "
+                "all roem of the hand (%(bonus)s without roem, %(example)s with 20)."
+            ) % {"bonus": bonus, "example": bonus + 20}
         self.meta = SheetForm(data, initial={"rows": rows, "version": version, "confirm": confirm})
         if data is not None and self.meta.is_valid():
             rows = self.meta.cleaned_data["rows"]
-        initial = [SheetRowForm.initial_from(h) for h in hands]
+        initial = [SheetRowForm.initial_from(h, ruleset) for h in hands]
         self.forms = [
             SheetRowForm(
                 data,
                 number=n,
-                declared=declared,
+                ruleset=ruleset,
                 prefix=f"h{n}",
                 initial=initial[n - 1] if n <= len(initial) else None,
             )

@@ -41,6 +41,30 @@ MESSAGES = {
         "of four 50, of five or more 100."
     ),
     "declarations_mixed": _("Enter what each team declared, e.g. 50+20+stuk, for both teams."),
+    # The score sheet's notation (scoring.rules.sheet): how a row is written.
+    "sheet_nat": _("Only the team that played can be nat."),
+    "sheet_mark": _(
+        "M marks the playing team's pit (mars), TP the defenders' pit (tegenpit) and V "
+        "the team that reneged."
+    ),
+    "declared_not_totals": _(
+        "This competition declares roem: write what each team declared, e.g. 50+20+stuk, "
+        "not a roem total (a total cannot tell a run of 20 from a stuk)."
+    ),
+}
+
+#: A roem column that carries a bonus (``code="sheet_bonus"``), by the bonus's kind.
+SHEET_BONUS_MESSAGES = {
+    "pit": _(
+        "The roem of a pit is written as on the score sheet: the pit's %(bonus)s plus the "
+        "roem. Write %(bonus)s (or leave it empty) for a pit without roem, %(example)s for "
+        "a pit with 20 roem."
+    ),
+    "verzaken": _(
+        "After verzaken the other team's roem is written as on the score sheet: the "
+        "penalty of %(bonus)s plus all roem of the hand. Write %(bonus)s (or leave it "
+        "empty) without roem, %(example)s with 20 roem."
+    ),
 }
 
 #: Messages that name the hand and a team: formatted with the core's params.
@@ -75,6 +99,12 @@ def hand_message(exc, *, declared=False):
     """The translated sentence for the core's InvalidHand (its English text when
     the code has none); with ``declared`` the roem was entered as declarations."""
     code = getattr(exc, "code", None)
+    if code == "sheet_bonus":
+        params = exc.params
+        return str(SHEET_BONUS_MESSAGES[params["kind"]]) % {
+            "bonus": params["bonus"],
+            "example": params["bonus"] + 20,
+        }
     message = (DECLARED_MESSAGES.get(code) if declared else None) or MESSAGES.get(code)
     if message is None:
         return str(exc)

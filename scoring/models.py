@@ -264,13 +264,12 @@ def sheet_mark(hand, team) -> str:
     """The team's mark on the paper score sheet: M for the playing team's pit (mars),
     TP for the defenders' pit (tegenpit), V for the team that reneged, else empty.
 
-    The one formatter of these marks: the printed sheets and the director's grid
-    use it. ``hand`` is anything with ``playing``, ``pit`` and ``verzaakt`` (``A``,
-    ``B`` or empty): a stored :class:`Hand` or a row of the grid.
+    The notation's one formatter is :func:`scoring.rules.sheet.marks`; this reads it
+    for ``hand``: anything with ``playing``, ``pit`` and ``verzaakt`` (``A``, ``B``
+    or empty), a stored :class:`Hand` or a row of the grid.
     """
-    if hand.pit and hand.pit == team:
-        return "M" if team == hand.playing else "TP"
-    return "V" if hand.verzaakt and hand.verzaakt == team else ""
+    written = rules.sheet.marks(playing=hand.playing, pit=hand.pit, verzaakt=hand.verzaakt)
+    return written.of(team)
 
 
 class Adjustment(models.Model):

@@ -692,10 +692,10 @@ def game_sheet(request, club, pk):
     sheet = ScoreSheet(
         data,
         rows=rows,
+        ruleset=state.ruleset,
         hands=hands,
         version=game.version,
         confirm=True,
-        declared=state.declares_roem,
     )
     status = 200
     if data is not None:

@@ -15,8 +15,12 @@ playing     the team that named trump: ``wij`` or ``zij`` (``A``/``B`` read too)
 trump       ``C``, ``D``, ``H``, ``S`` (or Dutch ``K``, ``R``, ``H``, ``S``) or empty
 points_a    card points of each team, together 162
 points_b
-roem_a      roem of each team; empty is 0. Under declared roem (match-1500) the
-roem_b      roem that counts: with declarations it is checked when filled in
+roem_a      roem of each team, written as the score sheet writes it
+roem_b      (:mod:`scoring.rules.sheet`): the pit team's is the pit bonus plus its
+            roem (``100`` for a pit without roem, ``120`` with 20 roem), and after
+            verzaken the other team's is the penalty plus its roem; empty is 0
+            (beside a pit: the bonus alone). Under declared roem (match-1500) the
+            roem that counts: with declarations it is checked when filled in
 declared_a  declared roem (match-1500) only: what each team declared, written
 declared_b  ``50+20+stuk`` (runs by points: 20, 50, 100; ``stuk``); the importer
             counts them by the rule set, only the single highest run's team
@@ -25,8 +29,9 @@ pit         the team that took every trick: ``wij``, ``zij`` or empty
 verzaakt    the team that reneged, ending the hand (verzaken): ``wij``, ``zij`` or
             empty; its card points are then 162 for the other team and 0 for the
             team that reneged (they may be left empty), roem is all roem of the
-            hand (under declared roem: the declarations, counted as in a played
-            hand), and there is no pit
+            hand, in the other team's column with the penalty (under declared
+            roem: the declarations, counted as in a played hand), and there is no
+            pit
 ==========  =====================================================================
 
 Optional columns the export writes as well; the importer checks them when they
@@ -63,6 +68,7 @@ from typing import NamedTuple
 
 from django.utils.translation import gettext_lazy as _
 
+from scoring import rules
 from scoring.models import Adjustment, Hand
 from scoring.rules.teams import Team
 from scoring.services import HAND_INPUTS
@@ -215,6 +221,10 @@ def hand_log_rows(competition: Competition, *, names=None):
     """
     if names is None:
         names = seat_names(competition)
+    # The roem columns as the sheet writes them, with the bonuses of the rule set
+    # the importer reads them by (rules.sheet.write_roem).
+    ruleset = competition.ruleset()
+    write_roem = rules.sheet.write_roem
     hands = (
         Hand.objects.filter(game__table__round__evening__competition=competition)
         .order_by(
@@ -273,8 +283,8 @@ def hand_log_rows(competition: Competition, *, names=None):
                     trump or None,
                     points_a,
                     points_b,
-                    roem_a,
-                    roem_b,
+                    write_roem(ruleset, Team.A, roem_a, pit=pit, verzaakt=verzaakt),
+                    write_roem(ruleset, Team.B, roem_b, pit=pit, verzaakt=verzaakt),
                     declared_a or None,
                     declared_b or None,
                     team_word(pit),

@@ -666,6 +666,8 @@ def _read_rows(records, fields, preview, ruleset):
         roem_b = row.number_in("roem_b", _ROEM, what["roem"], required=False, default=0)
         declared = _read_declarations(row, ruleset)
         pit = row.get("pit", as_side, required=False, default="")
+        if not declared and not row.problems:
+            roem_a, roem_b = _read_roem(row, ruleset, (roem_a, roem_b), pit, verzaakt)
         nat = row.get("nat", as_side, required=False)
         given_a = row.number_in("score_a", _SCORE, what["score"], required=False)
         given_b = row.number_in("score_b", _SCORE, what["score"], required=False)
@@ -695,7 +697,7 @@ def _read_rows(records, fields, preview, ruleset):
             except rules.InvalidHand as exc:
                 row.problems.append(_hand_problem(exc, number, titles, declared=bool(declared)))
         if result is not None and declared:
-            _check_counted_roem(row, result, core)
+            _check_counted_roem(row, result, core, ruleset)
         if result is not None:
             scores = result.scores
             nat_team = playing if result.nat else ""
@@ -770,9 +772,31 @@ def _read_declarations(row, ruleset):
         return None
 
 
-def _check_counted_roem(row, result, core):
-    """With declarations, a roem column filled in is the roem that counts: checked."""
-    for key, counted in (("roem_a", result.roem[0]), ("roem_b", result.roem[1])):
+def _read_roem(row, ruleset, columns, pit, verzaakt):
+    """The roem each team holds, from its column as the score sheet writes it
+    (``rules.sheet.read_roem``: a pit's column holds the pit bonus too)."""
+    held = []
+    for team, column in zip(rules.Team, columns, strict=True):
+        try:
+            held.append(
+                rules.sheet.read_roem(
+                    ruleset, team, column, pit=pit or None, verzaakt=verzaakt or None
+                )
+            )
+        except rules.InvalidHand as exc:
+            row.problems.append(_hand_problem(exc, row.number, row.titles))
+            held.append(0)
+    return tuple(held)
+
+
+def _check_counted_roem(row, result, core, ruleset):
+    """With declarations, a roem column filled in is the roem that counts, written
+    as the score sheet writes it (a pit's with the bonus): checked."""
+    verzaakt = result.verzaakt
+    for key, team in (("roem_a", rules.Team.A), ("roem_b", rules.Team.B)):
+        counted = rules.sheet.write_roem(
+            ruleset, team, result.roem.of(team), pit=result.pit, verzaakt=verzaakt
+        )
         value = row.values.get(key)
         if _is_empty(value) or isinstance(value, Bad):
             continue

@@ -289,6 +289,8 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
         )
     )
     story.append(grid)
+    if sheet.legend:
+        story.append(_p(sheet.legend, styles["small"]))
     if any(any(row.declared) for row in sheet.rows):
         note = _("Roem: what counts, in brackets what the team declared.")
         story.append(_p(note, styles["small"]))

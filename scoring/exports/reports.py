@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from common.columns import Column
 from common.formatting import day_text
 from scoring import rules, standings
-from scoring.models import Game, Hand, sheet_mark
+from scoring.models import Game, Hand
 from scoring.results_tables import standings_columns
 from scoring.results_words import describe_evening
 from tournaments.models import Competition, Evening, Round, Seat
@@ -200,6 +200,8 @@ class ScoreSheet:
     confirmed_by: str = ""
     #: Hand 1 is the roefel (the rule set plays it).
     roefel: bool = False
+    #: How a pit, nat and verzaken are written (:func:`sheet_legend`).
+    legend: str = ""
 
     def team(self, team):
         return [self.names.get(position, "") for position in Seat.SEATS_OF[team]]
@@ -227,18 +229,29 @@ def sheet_length(ruleset: rules.Ruleset) -> int:
     return min(math.ceil(2 * ruleset.target_score / 162) + 2, 40)
 
 
-def _paper_split(hand, scores):
-    """(points, roem) per team as written on paper, from a stored hand."""
-    playing = hand.playing
-    points, roem, marks, nat = [], [], [], []
-    for team, entered, banked in (("A", hand.points_a, scores[0]), ("B", hand.points_b, scores[1])):
-        # A nat team writes 0, its opponents all 162.
-        written = entered if not hand.nat else 0 if team == playing else rules.HAND_TOTAL
-        points.append(written)
-        roem.append(banked - written)
-        marks.append(sheet_mark(hand, team))
-        nat.append(hand.nat and team == playing)
-    return tuple(points), tuple(roem), tuple(marks), tuple(nat)
+def sheet_legend(ruleset: rules.Ruleset) -> str:
+    """How the sheet writes the rows the grid and the import read back
+    (:mod:`scoring.rules.sheet`), with the rule set's bonuses."""
+    pit, penalty = ruleset.pit_bonus, ruleset.verzaken_bonus
+    return _(
+        "Pit: 162 | %(pit)s + roem | M (the defenders' pit: TP). Nat: nat for the team "
+        "that played, 162 | the roem for the other. Verzaakt: V for the team that "
+        "reneged, 162 | %(penalty)s + all roem for the other."
+    ) % {"pit": pit, "penalty": penalty}
+
+
+def _paper_split(hand):
+    """(points, roem, marks, nat) per team as written on paper (``rules.sheet.write_row``)."""
+    row = rules.sheet.write_row(
+        playing=hand.playing,
+        points=(hand.points_a, hand.points_b),
+        scores=(hand.score_a, hand.score_b),
+        pit=hand.pit,
+        verzaakt=hand.verzaakt,
+        nat=hand.nat,
+    )
+    nat = (row.nat is rules.Team.A, row.nat is rules.Team.B)
+    return tuple(row.points), tuple(row.roem), tuple(row.marks), nat
 
 
 def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundSheets:
@@ -275,7 +288,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
         if filled and game is not None:
             rows = []
             for hand in hands.get(game.pk, []):
-                points, roem, marks, nat = _paper_split(hand, (hand.score_a, hand.score_b))
+                points, roem, marks, nat = _paper_split(hand)
                 dealer = rules.dealer_of_hand(hand.number)
                 rows.append(
                     SheetRow(
@@ -305,6 +318,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
                 length=length,
                 url=entry_url(table.token),
                 roefel=ruleset.roefel,
+                legend=sheet_legend(ruleset),
                 **extra,
             )
         )

@@ -67,6 +67,8 @@ Map
 :mod:`.hands` -- :func:`score_hand`, :class:`HandResult`, :class:`InvalidHand`.
 :mod:`.games` -- :func:`score_game`, :class:`GameResult`.
 :mod:`.simulate` -- :func:`simulate_deal`, :class:`Deal`.
+:mod:`.sheet` -- the paper score sheet's notation: :func:`sheet.write_row`, :func:`sheet.read_row`
+(a pit is written 162 | 100 + roem | M; read back, the 100 is the pit bonus).
 Its benchmark lives outside the core: ``python -m bench.rules``.
 
 >>> from scoring.rules import get_ruleset, score_hand
@@ -74,6 +76,7 @@ Its benchmark lives outside the core: ``python -m bench.rules``.
 PerTeam(a=110, b=72)
 """
 
+from . import sheet
 from .cards import (
     CARD_POINTS_TOTAL,
     CARDS,
@@ -212,6 +215,7 @@ __all__ = [
     "ruleset_from",
     "score_game",
     "score_hand",
+    "sheet",
     "banked_roem",
     "score_trick",
     "simulate_deal",

@@ -357,7 +357,8 @@ def test_the_grid_says_what_to_enter_for_a_verzaken_hand_as_the_phone_does(
     assert "Enter what each team declared; the card points are left empty." in declared
     assert "Enter the roem of the hand" not in declared
     totals = client.get(sheet_url(match_500.table)).text
-    assert "Enter the roem of the hand; the card points are left empty." in totals
+    # The grid reads a row as the score sheet writes it: the penalty in the roem column.
+    assert "in the other team&#x27;s roem column the penalty of 100 plus all roem" in totals
     assert "Enter what each team declared" not in totals
     phone = client.get(entry_url(match_500.table)).text
     assert "Enter the roem of the hand; the card points are left empty." in phone

@@ -324,7 +324,9 @@ def grid(rows, *, total_rows=4):
 
 
 def test_the_grid_records_a_verzaken_row(director_client, boompje):
-    rows = [{"playing": "A", "points_a": "100"}, {"playing": "B", "verzaakt": "A", "roem_b": "20"}]
+    # Written as the score sheet writes it: the other team's roem column holds the
+    # penalty of 100 plus the roem of the hand (20).
+    rows = [{"playing": "A", "points_a": "100"}, {"playing": "B", "verzaakt": "A", "roem_b": "120"}]
     response = director_client.post(sheet_url(boompje.table), grid(rows))
     assert response.status_code == 302
     stored = Hand.objects.get(number=2)
@@ -333,6 +335,7 @@ def test_the_grid_records_a_verzaken_row(director_client, boompje):
     assert (game.total_a, game.total_b, game.verzaken_a) == (100, 62 + 282, 1)
     page = director_client.get(sheet_url(boompje.table))
     assert page.context["sheet"].forms[1].initial["verzaakt"] == "A"
+    assert page.context["sheet"].forms[1].initial["roem_b"] == 120
 
 
 def test_the_grid_refuses_the_roefel_by_the_wrong_team(director_client, match):

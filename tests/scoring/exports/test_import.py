@@ -258,7 +258,8 @@ def test_a_hand_written_file_with_dutch_titles_in_another_order_imports(competit
     keys += ["trump", "points_a", "points_b", "roem_a", "roem_b", "pit", "note"]
     rows = game_rows(
         changes={
-            3: {"playing": "B", "points_a": 0, "points_b": 162, "pit": "zij", "roem_b": 20},
+            # A pit written as the score sheet writes it: the pit's 100 and 20 roem.
+            3: {"playing": "B", "points_a": 0, "points_b": 162, "pit": "zij", "roem_b": 120},
             5: {"playing": "wij", "points_a": 70, "points_b": 92, "trump": "k"},
         }
     )

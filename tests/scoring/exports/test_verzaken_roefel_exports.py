@@ -43,7 +43,8 @@ def stored_games(of):
 
 
 def test_a_verzaken_row_imports_with_empty_card_points(competition):
-    verzaken = {"points_a": "", "points_b": "", "verzaakt": "B", "roem_a": 20}
+    # As the score sheet writes it: the other team's roem holds the penalty of 100.
+    verzaken = {"points_a": "", "points_b": "", "verzaakt": "B", "roem_a": 120}
     result = apply(competition, csv_bytes(game_rows(changes={3: verzaken})))
     assert result.hands == 16
     hand = Hand.objects.get(number=3)
@@ -61,7 +62,7 @@ def test_a_verzaken_row_with_card_points_that_do_not_follow_is_refused(competiti
 
 
 def test_a_verzaken_hand_round_trips_through_the_hand_log(competition):
-    verzaken = {"points_a": "", "points_b": "", "verzaakt": "A", "roem_b": 50}
+    verzaken = {"points_a": "", "points_b": "", "verzaakt": "A", "roem_b": 150}
     apply(competition, csv_bytes(game_rows(changes={5: verzaken})))
     data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
     text = data.decode("utf-8-sig")

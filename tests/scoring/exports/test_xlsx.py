@@ -205,8 +205,10 @@ def database_hand_log(competition):
                 hand.trump or None,
                 hand.points_a,
                 hand.points_b,
-                hand.roem_a,
-                hand.roem_b,
+                # As the score sheet writes them: a pit's roem column holds the pit's
+                # 100, the other team's after verzaken the penalty of 100.
+                hand.roem_a + 100 * (hand.pit == "A") + 100 * (hand.verzaakt == "B"),
+                hand.roem_b + 100 * (hand.pit == "B") + 100 * (hand.verzaakt == "A"),
                 hand.declared_a or None,
                 hand.declared_b or None,
                 TEAM_WORD.get(hand.pit),
