@@ -650,8 +650,17 @@
     // Everything is stored: put in the server's page as its last answer made it
     // (totals, dealer, the confirmation form), without a reload.
     function settled() {
-      if (page) { applyPage(page); page = null; return; }
+      if (page) { applyPage(page); page = null; keepPage(); return; }
       fetchPage();
+    }
+
+    // The service worker keeps the page as it is now, for a reload without a connection.
+    function keepPage() {
+      if (!("serviceWorker" in navigator) || copy) return;
+      navigator.serviceWorker.getRegistration(config.swScope).then(function (registration) {
+        var worker = registration && registration.active;
+        if (worker) worker.postMessage({ type: "cache", urls: [config.pageUrl] });
+      }).catch(function () { /* no worker: the queue still keeps the hands */ });
     }
 
     // The parts of the page that change with a hand, from an answer of hands.json.
