@@ -17,6 +17,14 @@ Who may do what:
 Status codes: a form with mistakes answers 422, a stale form (someone else
 saved first) 409, a write on a closed evening 403; success redirects.
 
+With JavaScript a hand is saved in place: the page's script posts it as JSON to
+``hands.json`` (the one way the script sends hands, online or not) and the
+answer brings the parts of the page that change (the sheet, the status line,
+the confirmation form) rendered from the same templates, so the phone moves on
+to the next hand without a reload. When two phones entered one hand
+differently, the 409 names both versions and the table keeps the stored one or
+replaces it with the phone's (``"replace": true``, :func:`services.hand_replace`).
+
 Offline: the page's script keeps hands on the phone (localStorage, per table)
 while the connection is down and posts them in order to ``hands.json`` when it
 returns; each carries an entry id made on the phone, so a hand sent twice is

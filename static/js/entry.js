@@ -557,6 +557,7 @@
       if (action === "correct") correct(hand);
       write();
       render();
+      if (action !== "correct") nextHandInView(); // the button is gone: on to the next hand
       if (store.queue.length) flush(); else settled();
     });
 

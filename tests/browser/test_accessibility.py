@@ -331,5 +331,16 @@ def test_the_phones_refused_hand_and_conflict_screen_pass_the_audit_and_fit_the_
         page.wait_for_selector("#on-phone-refusal button[data-action=replace]")
         assert audit(page) == []
         assert sideways(page)[0] <= 0, sideways(page)
+        # The table keeps the stored hand 4: the form comes back for hand 5, no copy.
+        page.click("#on-phone-refusal button[data-action=drop]")
+        page.wait_for_selector("#hand-form:not([hidden])")
+        assert page.inner_text("button.save").strip() == "Spel 5 opslaan"
+        assert page.evaluate("() => document.activeElement.name") == "playing"
+        assert list(table.game.hands.values_list("number", "points_a")) == [
+            (1, 70),
+            (2, 70),
+            (3, 70),
+            (4, 60),
+        ]
     finally:
         context.close()

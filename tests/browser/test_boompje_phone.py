@@ -191,3 +191,42 @@ def test_a_boompje_on_a_phone_without_a_scroll_or_a_reload(browser, live_server,
     assert hands[5] == (6, "A", 60)  # the version the table chose
     assert Game.objects.get(pk=table.game.pk).status == Game.Status.COMPLETE
     phone.context.close()
+
+
+@pytest.mark.parametrize("preset", ["match-500", "match-1500"])
+def test_the_first_hand_of_a_match_fits_the_phone_too(browser, live_server, club, preset, shot):
+    """The roefel notice (match-500) and the declarations (match-1500) on hand 1,
+    with the keeper question: still no scroll to the Save button."""
+    from tests.browser.test_verzaken_roefel import table_of
+
+    table = table_of(club, ruleset_preset=preset)
+    phone = new_phone(browser)
+    open_counting_loads(phone, f"{live_server.url}/t/{table.token}/")
+    shot(phone, preset)
+    seen = phone.evaluate(
+        """() => {
+            const bar = document.getElementById('entry-bar').getBoundingClientRect();
+            const save = document.querySelector('button.save').getBoundingClientRect();
+            const points = document.querySelector('[name=points_a]').getBoundingClientRect();
+            return [window.scrollY, save.bottom <= innerHeight, points.bottom <= bar.top];
+        }"""
+    )
+    assert seen == [0, True, True], seen
+    phone.context.close()
+
+
+def test_the_roem_on_the_sheet_and_the_team_labels_are_text_size(phone, live_server, table):
+    from scoring.services import HandInput, hand_record
+
+    hand_record(game=table.game, data=HandInput("A", 100, 62, roem_a=20), keeper="A")
+    phone.goto(f"{live_server.url}/t/{table.token}/")
+    sizes = phone.evaluate(
+        """() => ['.hand-sheet small.roem', '.team-label'].map(selector => {
+            const style = getComputedStyle(document.querySelector(selector));
+            const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+            return [parseFloat(style.fontSize) / root, style.color];
+        })"""
+    )
+    for size, color in sizes:
+        assert size >= 1
+        assert color == "rgb(29, 35, 42)"  # --ink, not the grey --muted
