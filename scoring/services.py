@@ -327,6 +327,16 @@ def hand_preview(*, game: Game, data: HandInput, number=None) -> rules.HandResul
     return data.score(game_ruleset(game), number=number)
 
 
+def hand_same_as(*, hand: Hand, data: HandInput) -> bool:
+    """Whether ``data``, entered as ``hand``'s number, is what ``hand`` stores: the
+    same inputs as the rules core reads them (a second phone entering the same hand)."""
+    try:
+        built = _build_hand(hand.game, hand.number, data, game_ruleset(hand.game))
+    except ValidationError:
+        return False
+    return _inputs(built) == _inputs(hand)
+
+
 def hand_record(**kwargs) -> Hand:
     """Enter the next hand of a game: the hand, stored now or before
     (:func:`hand_record_or_get` takes the same arguments and says which)."""

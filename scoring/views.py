@@ -527,6 +527,10 @@ def table_hands_json(request, token):
                 actor=_actor(request, table),
             )
     except Conflict as exc:
+        stored = selectors.sync_state(game=game, number=number).current if not replace else None
+        if stored is not None and services.hand_same_as(hand=stored, data=data):
+            # The other phone at the table entered this very hand: it is stored once.
+            return _stored(request, table, stored, created=False)
         errors = _errors_json(exc.messages, "conflict")
         return _refused(request, table, number, errors, status=409, mine=data)
     except ValidationError as exc:

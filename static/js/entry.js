@@ -201,9 +201,13 @@
   // server answers that it has it. So a hand typed without a connection, or whose
   // answer was lost, is sent again until it is stored, and the entry id makes a
   // second send harmless. One hand at a time, in order. A hand the server refuses
-  // (that number was entered on another device, a mistake, a closed evening) stops
-  // the queue and is shown beside the stored version: the scorer chooses, nothing
-  // is overwritten. Sent hands stay listed until a page from the server shows them.
+  // (a mistake, a closed evening) stops the queue and comes back to the form or is
+  // shown with its reason. When another phone entered that hand number differently,
+  // both versions are shown with what they bank and the table chooses which is the
+  // hand: keep the stored one, or replace it with this phone's (sent with the game's
+  // version as seen, so nothing changed meanwhile is overwritten); storing this
+  // phone's as the next hand is a plain third choice. Each answer brings the page's
+  // parts as they are now (applyPage): the page moves on without a reload.
 
   function newId() {
     var crypto = window.crypto;

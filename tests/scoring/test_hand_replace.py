@@ -149,3 +149,20 @@ def test_the_service_refuses_to_replace_a_hand_that_is_not_stored(table):
             expected_version=game.version,
         )
     assert Hand.objects.count() == 2
+
+
+def test_the_same_hand_from_the_second_phone_is_stored_once_without_a_conflict(table):
+    record(table.game, 1, points_a=90)  # the first phone: hand 1, wij 90
+    phone = Phone(table)
+    response = phone.send(hand(1, points_a=90, points_b=72))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ok"] and not body["created"] and body["hand"]["number"] == 1
+    assert body["page"]["config"]["nextNumber"] == 2
+    assert list(Hand.objects.values_list("number", "points_a")) == [(1, 90)]
+
+
+def test_a_different_hand_from_the_second_phone_is_still_a_conflict(table):
+    record(table.game, 1, points_a=90)
+    response = Phone(table).send(hand(1, points_a=90, points_b=72, roem_b=20))
+    assert response.status_code == 409
