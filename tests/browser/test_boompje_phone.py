@@ -230,3 +230,42 @@ def test_the_roem_on_the_sheet_and_the_team_labels_are_text_size(phone, live_ser
     for size, color in sizes:
         assert size >= 1
         assert color == "rgb(29, 35, 42)"  # --ink, not the grey --muted
+
+
+def test_a_tie_after_hand_16_brings_the_extra_hand_in_place(phone, live_server, table):
+    from scoring.services import HandInput, hand_record
+
+    for number in range(1, 16):  # equal after 14 hands, wij 38 ahead after 15
+        made_by_wij = number % 2
+        points_a = 100 if made_by_wij else 62
+        data = HandInput("A" if made_by_wij else "B", points_a, 162 - points_a)
+        hand_record(game=Game.objects.get(pk=table.game.pk), data=data, keeper="A")
+    loads = open_counting_loads(phone, f"{live_server.url}/t/{table.token}/")
+    type_hand(phone, "B", 62)  # zij make 100: equal again
+    save(phone, 16)
+    phone.wait_for_function(
+        "() => document.querySelector('button.save').textContent.includes('17')"
+    )
+    assert "Extra spel 17" in phone.inner_text("#hand-status")
+    assert phone.inner_text("button.save").strip() == "Spel 17 opslaan"
+    assert phone.locator("#entry-confirm #confirm-form").count() == 0
+    assert_in_view(phone, "the extra hand")
+    assert loads == []
+
+
+def test_without_javascript_the_plain_form_still_saves(browser, live_server, table):
+    context = browser.new_context(
+        locale="nl-NL", viewport={"width": 390, "height": 844}, java_script_enabled=False
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    page.locator("fieldset.keeper label.segment").first.click()
+    page.locator("fieldset.playing label.segment").first.click()
+    page.fill("[name=points_a]", "100")
+    page.fill("[name=points_b]", "62")
+    with page.expect_navigation():
+        page.click("button.save")
+    assert page.locator("#score-sheet #hand-1").count() == 1
+    assert "Spel 2 opslaan" in page.inner_text("button.save")
+    assert Hand.objects.get().points_a == 100
+    context.close()
