@@ -689,6 +689,9 @@
       }
       render();
       if (closed) {
+        // The bar went with the form: the last hand's confirmation is said here.
+        var done = document.getElementById("entry-done-news");
+        if (done && news) done.textContent = news.textContent;
         var confirm = document.querySelector("#entry-confirm h2");
         if (confirm) { confirm.tabIndex = -1; confirm.focus({ preventScroll: true }); }
       }

@@ -179,12 +179,16 @@ def test_a_boompje_on_a_phone_without_a_scroll_or_a_reload(browser, live_server,
                 break
             save(phone, number)
         assert_in_view(phone, f"after hand {number}")
+        if number == 2:
+            assert audit(phone) == []  # the bar, the announcement, the sheet in place
     # The game is complete: the confirmation form comes in place of the hand form.
     phone.wait_for_selector("#entry-confirm #confirm-form")
     phone.wait_for_selector("#score-sheet #hand-16", state="attached")
     assert phone.locator("#hand-form").is_hidden()
+    assert phone.inner_text("#entry-done-news").startswith("Spel 16 opgeslagen")
     assert phone.evaluate("() => window.scrollY") == 0
     shot(phone, "complete")
+    assert audit(phone) == []
     assert loads == [] and phone.evaluate("() => window.sameLoad") == "yes"
     hands = list(Hand.objects.order_by("number").values_list("number", "playing", "points_a"))
     assert [number for number, *_ in hands] == list(range(1, 17))
