@@ -547,6 +547,8 @@
       var action = event.target.closest("button") && event.target.closest("button").dataset.action;
       var hand = store.queue[0];
       if (!action || !hand || !hand.refused) return;
+      delete hand.replace; // a choice made before (a replace refused since) no longer holds
+      delete hand.version;
       if (action === "drop") store.queue.shift();
       if (action === "renumber") {
         var shift = hand.refused.state.next_number - hand.number;
