@@ -197,10 +197,15 @@ def test_a_boompje_on_a_phone_without_a_scroll_or_a_reload(browser, live_server,
     phone.context.close()
 
 
-@pytest.mark.parametrize("preset", ["match-500", "match-1500"])
-def test_the_first_hand_of_a_match_fits_the_phone_too(browser, live_server, club, preset, shot):
-    """The roefel notice (match-500) and the declarations (match-1500) on hand 1,
-    with the keeper question: still no scroll to the Save button."""
+@pytest.mark.parametrize(
+    ("preset", "last"), [("match-500", "[name=points_a]"), ("match-1500", "[name=declared_b]")]
+)
+def test_the_first_hand_of_a_match_fits_the_phone_too(
+    browser, live_server, club, preset, last, shot
+):
+    """Hand 1 with the keeper question and the roefel notice (match-500: the roefel
+    fixes the team, so the card points are what is typed) or the declarations
+    (match-1500): above the bar, no scroll to the Save button."""
     from tests.browser.test_verzaken_roefel import table_of
 
     table = table_of(club, ruleset_preset=preset)
@@ -208,12 +213,13 @@ def test_the_first_hand_of_a_match_fits_the_phone_too(browser, live_server, club
     open_counting_loads(phone, f"{live_server.url}/t/{table.token}/")
     shot(phone, preset)
     seen = phone.evaluate(
-        """() => {
+        """last => {
             const bar = document.getElementById('entry-bar').getBoundingClientRect();
             const save = document.querySelector('button.save').getBoundingClientRect();
-            const points = document.querySelector('[name=points_a]').getBoundingClientRect();
-            return [window.scrollY, save.bottom <= innerHeight, points.bottom <= bar.top];
-        }"""
+            const field = document.querySelector(last).getBoundingClientRect();
+            return [window.scrollY, save.bottom <= innerHeight, field.bottom <= bar.top];
+        }""",
+        last,
     )
     assert seen == [0, True, True], seen
     phone.context.close()
