@@ -142,6 +142,11 @@ class ClubForm(RulesetFieldsMixin, forms.ModelForm):
         self.fields["ruleset_preset"].help_text = _(
             "The default for new competitions; each competition may tune it."
         )
+        self.fields["confirm_with_pin"].help_text = _(
+            "Without a PIN anyone holding the table's phone can confirm in the name of a"
+            " player of the other team; with a PIN only that player can, so a team cannot"
+            " confirm its own score."
+        )
 
     class Meta:
         model = Club

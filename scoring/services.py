@@ -327,6 +327,16 @@ def hand_preview(*, game: Game, data: HandInput, number=None) -> rules.HandResul
     return data.score(game_ruleset(game), number=number)
 
 
+def hand_same_as(*, hand: Hand, data: HandInput) -> bool:
+    """Whether ``data``, entered as ``hand``'s number, is what ``hand`` stores: the
+    same inputs as the rules core reads them (a second phone entering the same hand)."""
+    try:
+        built = _build_hand(hand.game, hand.number, data, game_ruleset(hand.game))
+    except ValidationError:
+        return False
+    return _inputs(built) == _inputs(hand)
+
+
 def hand_record(**kwargs) -> Hand:
     """Enter the next hand of a game: the hand, stored now or before
     (:func:`hand_record_or_get` takes the same arguments and says which)."""
@@ -400,6 +410,69 @@ def hand_record_or_get(
         after=hand_snapshot(hand),
     )
     return hand, True
+
+
+@transaction.atomic
+def hand_replace(
+    *,
+    game: Game,
+    number: int,
+    data: HandInput,
+    expected_version: int,
+    client_id: str | None = None,
+    by=None,
+    actor: str = "",
+) -> Hand:
+    """Replace stored hand ``number`` with ``data``: the table chose this version of a
+    hand two phones entered differently. Only while the game can take hands (not
+    confirmed, the evening open); ``expected_version`` is the game as the phone saw
+    it when it was shown both versions, so a change made meanwhile is a Conflict
+    instead of a lost update. ``client_id`` (the phone's entry id) makes a resend
+    harmless: the hand already stored with it is returned unchanged."""
+    game = _lock(game)
+    if client_id:
+        existing = Hand.objects.filter(game=game, client_id=client_id).first()
+        if existing is not None:
+            return existing
+    _check_writable(game)
+    _check_version(game, expected_version)
+    hands = list(game.hands.order_by("number"))
+    index = int(number) - 1
+    if not 0 <= index < len(hands):
+        raise ValidationError(_("Hand %(number)s is not stored.") % {"number": number})
+    old = hands[index]
+    ruleset = game_ruleset(game)
+    hand = _build_hand(game, old.number, data, ruleset)
+    hands[index] = hand
+    for cut in range(1, len(hands)):
+        if _summary(game, hands[:cut]).complete:
+            raise ValidationError(
+                _(
+                    "With this version the game ends after hand %(number)s; "
+                    "undo the hands after it first."
+                )
+                % {"number": cut}
+            )
+    before = hand_snapshot(old)
+    for name in (*HAND_INPUTS, "score_a", "score_b", "nat"):
+        setattr(old, name, getattr(hand, name))
+    old.client_id = client_id or None
+    old.entered_by = _user(by)
+    hand = hands[index] = old
+    _clean(hand)
+    hand.save()
+    _recompute(game, hands)
+    AuditEntry.objects.create(
+        game=game,
+        hand_number=hand.number,
+        action=AuditEntry.Action.EDIT,
+        user=hand.entered_by,
+        actor=_actor(by, actor),
+        before=before,
+        after=hand_snapshot(hand),
+        reason=_("Two phones entered this hand differently; the table chose this version."),
+    )
+    return hand
 
 
 @transaction.atomic

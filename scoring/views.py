@@ -17,6 +17,14 @@ Who may do what:
 Status codes: a form with mistakes answers 422, a stale form (someone else
 saved first) 409, a write on a closed evening 403; success redirects.
 
+With JavaScript a hand is saved in place: the page's script posts it as JSON to
+``hands.json`` (the one way the script sends hands, online or not) and the
+answer brings the parts of the page that change (the sheet, the status line,
+the confirmation form) rendered from the same templates, so the phone moves on
+to the next hand without a reload. When two phones entered one hand
+differently, the 409 names both versions and the table keeps the stored one or
+replaces it with the phone's (``"replace": true``, :func:`services.hand_replace`).
+
 Offline: the page's script keeps hands on the phone (localStorage, per table)
 while the connection is down and posts them in order to ``hands.json`` when it
 returns; each carries an entry id made on the phone, so a hand sent twice is
@@ -40,6 +48,7 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.http.request import split_domain_port
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
@@ -187,7 +196,12 @@ def _counted_text(result):
     }
 
 
-def _render_entry(
+def _render_entry(request, state, *, status=200, **kwargs):
+    context = _entry_context(request, state, **kwargs)
+    return render(request, "scoring/table_entry.html", context, status=status)
+
+
+def _entry_context(
     request,
     state,
     *,
@@ -195,7 +209,6 @@ def _render_entry(
     confirm_form=None,
     preview=None,
     problems=(),
-    status=200,
     prefill=None,
 ):
     game = state.game
@@ -235,7 +248,41 @@ def _render_entry(
         "preview": preview,
         "problems": list(problems),
     }
-    return render(request, "scoring/table_entry.html", context, status=status)
+    return context
+
+
+# The parts of the entry page its script puts in after a save (or a refusal), so
+# the page moves on to the next hand without a reload: element id -> template.
+ENTRY_FRAGMENTS = {
+    "hand-status": "scoring/includes/entry_status.html",
+    "score-sheet": "scoring/includes/hand_sheet.html",
+    "entry-confirm": "scoring/includes/confirm_form.html",
+    "entry-undo": "scoring/includes/entry_undo.html",
+}
+
+
+def _entry_page(request, token):
+    """The entry page as it is now, for the script: the fragments above rendered from
+    the same templates as the page, the script's settings and the next Save label."""
+    table = _table(token)
+    state = selectors.entry_state(table=table)
+    context = _entry_context(request, state)
+    context.update(hands=state.hands, declared=state.declares_roem)
+    fragments = {}
+    for element_id, template in ENTRY_FRAGMENTS.items():
+        if element_id == "entry-confirm" and context["confirm_form"] is None:
+            fragments[element_id] = ""
+            continue
+        fragments[element_id] = render_to_string(template, context, request=request)
+    save_label = ""
+    if state.next_number is not None:
+        save_label = _("Save hand %(number)s") % {"number": state.next_number}
+    return {
+        "fragments": fragments,
+        "config": _entry_config(state),
+        "save_label": save_label,
+        "keeper_known": bool(state.game.scorer_team),
+    }
 
 
 def _entry_config(state):
@@ -323,11 +370,7 @@ def table_hand(request, token):
         apply_validation_error(form, exc)
         problems = [] if state.game.status == Game.Status.OPEN else exc.messages
         return _render_entry(request, state, hand_form=form, problems=problems, status=422)
-    messages.success(
-        request,
-        _("Hand %(number)s saved: wij %(a)s, zij %(b)s.")
-        % {"number": hand.number, "a": hand.score_a, "b": hand.score_b},
-    )
+    messages.success(request, _saved_text(hand))
     return redirect(_entry_url(table) + "#hand-form")
 
 
@@ -344,24 +387,41 @@ def _errors_json(messages_, code="invalid"):
     return {"__all__": [{"message": str(m), "code": code} for m in messages_]}
 
 
-def _refused(game, number, errors, *, status):
+def _saved_text(hand):
+    return _("Hand %(number)s saved: wij %(a)s, zij %(b)s.") % {
+        "number": hand.number,
+        "a": hand.score_a,
+        "b": hand.score_b,
+    }
+
+
+def _refused(request, table, number, errors, *, status, mine=None):
     """A hand that was not stored: why, and the game as stored now, with the stored
-    hand of that number (what another device entered), so the phone shows both."""
+    hand of that number (what another device entered) and what the phone's own
+    version would bank (``mine``), so the phone shows both and the table chooses."""
+    game = table.game
     sync = selectors.sync_state(game=game, number=number)
-    return JsonResponse(
-        {
-            "ok": False,
-            "errors": errors,
-            "state": {
-                "status": sync.status,
-                "version": sync.version,
-                "hands": sync.hands,
-                "next_number": sync.next_number,
-            },
-            "current": _hand_json(sync.current) if sync.current else None,
+    body = {
+        "ok": False,
+        "errors": errors,
+        "state": {
+            "status": sync.status,
+            "version": sync.version,
+            "hands": sync.hands,
+            "next_number": sync.next_number,
         },
-        status=status,
-    )
+        "current": _hand_json(sync.current) if sync.current else None,
+        "mine": None,
+        "page": _entry_page(request, table.token),
+    }
+    if mine is not None and sync.current is not None:
+        try:
+            result = services.hand_preview(game=game, data=mine, number=sync.current.number)
+        except ValidationError:
+            pass  # the table's version is not a hand the game can take: no replacing
+        else:
+            body["mine"] = {"score_a": result.scores[0], "score_b": result.scores[1]}
+    return JsonResponse(body, status=status)
 
 
 def _asked_number(payload):
@@ -369,11 +429,19 @@ def _asked_number(payload):
     return number if number is not None and 1 <= number <= 999 else None
 
 
-def _already_stored(game, hand):
-    """The answer to a hand whose ``client_id`` was stored before: 200, unchanged."""
-    version = selectors.sync_state(game=game).version
-    body = {"ok": True, "created": False, "hand": _hand_json(hand), "version": version}
-    return JsonResponse(body)
+def _stored(request, table, hand, *, created):
+    """The answer to a stored hand: 201 when stored now, 200 when its ``client_id``
+    was stored before; with the page as it is now, for the phone's next hand."""
+    page = _entry_page(request, table.token)
+    body = {
+        "ok": True,
+        "created": created,
+        "hand": _hand_json(hand),
+        "version": page["config"]["version"],
+        "message": _saved_text(hand),
+        "page": page,
+    }
+    return JsonResponse(body, status=201 if created else 200)
 
 
 def _json_body(request):
@@ -395,11 +463,18 @@ def table_hands_json(request, token):
     the phone while offline). CSRF as for the form: the page's token in the
     ``X-CSRFToken`` header.
 
+    With ``"replace": true`` and the game's ``version`` as the phone last saw it,
+    the hand replaces the stored hand of its number: the table chose this phone's
+    version of a hand two phones entered differently (a 409 before).
+
     201: stored; 200: already stored (the same ``client_id`` was sent before);
     409: another device entered that hand number first (the answer has the stored
-    hand), nothing changed; 422: field errors or a hand the game cannot take;
+    hand and what the phone's version would bank), or changed the game before a
+    replace, nothing changed; 422: field errors or a hand the game cannot take;
     403: the evening is closed; 400: not a JSON object (or not sent as
-    ``application/json``).
+    ``application/json``). Every answer but 400 and 403 carries the page as it is
+    now (``page``: the sheet, the status line, the confirmation form), so the
+    phone moves on without a reload.
     """
     table = _table(token)
     game = table.game
@@ -414,7 +489,7 @@ def table_hands_json(request, token):
         existing = selectors.hand_by_client_id(game=game, client_id=client_id)
         if existing is not None:
             # Sent before and its answer lost: the stored hand, unchanged.
-            return _already_stored(game, existing)
+            return _stored(request, table, existing, created=False)
     number = _asked_number(payload)
     if not table.round.evening.is_open:
         errors = _errors_json([_("This evening is closed; ask the tournament director.")], "closed")
@@ -423,33 +498,46 @@ def table_hands_json(request, token):
         payload, ask_keeper=not game.scorer_team, declared=services.game_declares_roem(game)
     )
     if not form.is_valid():
-        return _refused(game, number, form.errors.get_json_data(), status=422)
+        return _refused(request, table, number, form.errors.get_json_data(), status=422)
+    data = form.hand_input()
+    replace = payload.get("replace") is True
     try:
-        hand, created = services.hand_record_or_get(
-            game=game,
-            data=form.hand_input(),
-            number=form.cleaned_data["number"],
-            client_id=form.cleaned_data["client_id"],
-            keeper=form.cleaned_data.get("keeper") or "",
-            by=request.user,
-            actor=_actor(request, table),
-        )
+        if replace:
+            version = parse_int(payload.get("version"))
+            if version is None:
+                raise ValidationError(_("Reload the page and choose again."))
+            hand = services.hand_replace(
+                game=game,
+                number=form.cleaned_data["number"],
+                data=data,
+                expected_version=version,
+                client_id=form.cleaned_data["client_id"],
+                by=request.user,
+                actor=_actor(request, table),
+            )
+            created = True
+        else:
+            hand, created = services.hand_record_or_get(
+                game=game,
+                data=data,
+                number=form.cleaned_data["number"],
+                client_id=form.cleaned_data["client_id"],
+                keeper=form.cleaned_data.get("keeper") or "",
+                by=request.user,
+                actor=_actor(request, table),
+            )
     except Conflict as exc:
-        return _refused(game, number, _errors_json(exc.messages, "conflict"), status=409)
+        stored = selectors.sync_state(game=game, number=number).current if not replace else None
+        if stored is not None and services.hand_same_as(hand=stored, data=data):
+            # The other phone at the table entered this very hand: it is stored once.
+            return _stored(request, table, stored, created=False)
+        errors = _errors_json(exc.messages, "conflict")
+        return _refused(request, table, number, errors, status=409, mine=data)
     except ValidationError as exc:
         apply_validation_error(form, exc)
-        return _refused(game, number, form.errors.get_json_data(), status=422)
-    if not created:
-        # The same hand, sent at once from another request that stored it first.
-        return _already_stored(game, hand)
-    messages.success(
-        request,
-        _("Hand %(number)s saved: wij %(a)s, zij %(b)s.")
-        % {"number": hand.number, "a": hand.score_a, "b": hand.score_b},
-    )
-    # hand.game is the locked game the service saved: its version after this hand.
-    body = {"ok": True, "created": True, "hand": _hand_json(hand), "version": hand.game.version}
-    return JsonResponse(body, status=201)
+        return _refused(request, table, number, form.errors.get_json_data(), status=422)
+    # created False: the same hand, sent at once from another request that stored it first.
+    return _stored(request, table, hand, created=created)
 
 
 def _static_source(name):

@@ -26,7 +26,8 @@ self.addEventListener("activate", function (event) {
   );
 });
 
-// The page's first load came before this worker: it sends its own address and files.
+// The page asks to be kept: its first load came before this worker (it sends its own
+// address and files), or it was saved in place and the kept copy is behind.
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   var port = event.ports && event.ports[0];

@@ -4,9 +4,11 @@
 //    pit fills 162, verzaakt empties the card points (162/0 follow) and pit, a
 //    live preview of what each team banks, no double submit; the roefel (hand 1
 //    of a roefel game) keeps its team and clubs fixed;
-//  - the table's page: hands are kept on the phone while the connection is down
-//    and sent in order when it returns (see phoneQueue), and a service worker
-//    keeps the page for a reload without a connection (see offlineShell);
+//  - the table's page: a hand is saved in place (posted as JSON; the answer brings
+//    the sheet, the status line and the confirmation form as they are now, put
+//    in without a reload), hands are kept on the phone while the connection is
+//    down and sent in order when it returns (see phoneQueue), and a service
+//    worker keeps the page for a reload without a connection (see offlineShell);
 //  - evening overview: the tables' progress reloads every 15 seconds.
 (function () {
   "use strict";
@@ -171,6 +173,15 @@
       clearTimeout(timer);
       timer = setTimeout(preview, 100);
     });
+    // The form was filled or emptied by the script (the next hand, a refused hand back).
+    form.addEventListener("entry:preview", function () {
+      clearTimeout(timer);
+      ++asked; // an answer still on its way is for what the form held before
+      if (!output) return;
+      output.classList.remove("is-nat", "is-error");
+      output.textContent = "";
+      if (a.value || b.value) timer = setTimeout(preview, 50);
+    });
 
     if (queued) return; // the phone's queue sends the hand (phoneQueue)
     form.addEventListener("submit", function (event) {
@@ -190,9 +201,13 @@
   // server answers that it has it. So a hand typed without a connection, or whose
   // answer was lost, is sent again until it is stored, and the entry id makes a
   // second send harmless. One hand at a time, in order. A hand the server refuses
-  // (that number was entered on another device, a mistake, a closed evening) stops
-  // the queue and is shown beside the stored version: the scorer chooses, nothing
-  // is overwritten. Sent hands stay listed until a page from the server shows them.
+  // (a mistake, a closed evening) stops the queue and comes back to the form or is
+  // shown with its reason. When another phone entered that hand number differently,
+  // both versions are shown with what they bank and the table chooses which is the
+  // hand: keep the stored one, or replace it with this phone's (sent with the game's
+  // version as seen, so nothing changed meanwhile is overwritten); storing this
+  // phone's as the next hand is a plain third choice. Each answer brings the page's
+  // parts as they are now (applyPage): the page moves on without a reload.
 
   function newId() {
     var crypto = window.crypto;
@@ -231,6 +246,9 @@
     var copy = document.documentElement.hasAttribute("data-offline-copy");
     var memory = null, sending = false, unreachable = false, dirty = false, editing = null, retry = null;
     var draft = null; // the next hand as typed when a refused hand came back to the form
+    var page = null; // the page as the server's last answer made it (applyPage)
+    var closed = false; // the game is complete or confirmed: no more hands on this page
+    var news = document.getElementById("entry-news");
     var save = form && form.querySelector("button.save");
     var handLine = document.getElementById("hand-status");
     var served = { save: save && save.innerHTML, line: handLine && handLine.innerHTML };
@@ -405,6 +423,9 @@
       field("trump").value = hand ? hand.trump : "";
       syncVerzaakt(form);
       showProblems([]);
+      var more = form.querySelector("details.more-fields");
+      if (more && hand && (hand.pit || hand.verzaakt || hand.trump)) more.open = true;
+      form.dispatchEvent(new Event("entry:preview")); // the live result of what the form holds now
       dirty = false;
     }
 
@@ -412,7 +433,7 @@
     function render() {
       var queue = store.queue, refused = queue.length && queue[0].refused;
       var text = "";
-      if (form) form.hidden = !!(refused && !editing); // nothing new behind a refused hand
+      if (form) form.hidden = closed || !!(refused && !editing); // nothing new behind a refused hand
       if (refused && editing) text = gettext("Hand %(number)s is not stored: correct it below and save it again.");
       else if (refused) text = gettext("Sending has stopped: hand %(number)s needs your choice.");
       else if (queue.length && (unreachable || navigator.onLine === false)) {
@@ -472,21 +493,30 @@
       refusal.hidden = !hand || editing === hand.id;
       if (refusal.hidden) return;
       var answer = hand.refused, state = answer.state || {}, fields = hasFieldErrors(answer.errors);
-      refusal.appendChild(element("p", "", "")).appendChild(
-        element("strong", "", fmt(gettext("Hand %(number)s is not stored."), { number: hand.number })));
-      var reasons = refusal.appendChild(element("ul"));
-      Object.keys(answer.errors || {}).forEach(function (name) {
-        answer.errors[name].forEach(function (error) { reasons.appendChild(element("li", "", error.message)); });
-      });
-      var versions = refusal.appendChild(element("dl", "versions"));
-      versions.appendChild(element("dt", "", gettext("On this phone")));
-      versions.appendChild(element("dd", "mine", describe(hand)));
-      if (answer.current) {
-        versions.appendChild(element("dt", "", gettext("Stored (entered on another device)")));
-        versions.appendChild(element("dd", "stored", answer.current.text + " · " + fmt(gettext("wij %(a)s, zij %(b)s"),
-          { a: answer.current.score_a, b: answer.current.score_b })));
-        refusal.appendChild(element("p", "helptext", gettext("A stored hand is only changed by the tournament director.")));
+      var stored = answer.current, mine = answer.mine;
+      var open = state.status === "open" || state.status === "complete";
+      var values = { number: hand.number, next: state.next_number };
+      // Two phones, one hand: the table chooses which version is this hand.
+      var twoVersions = answer.status === 409 && stored && stored.number === hand.number;
+      var title = twoVersions ?
+        gettext("Hand %(number)s was entered differently on two phones. Which version is hand %(number)s?") :
+        gettext("Hand %(number)s is not stored.");
+      refusal.appendChild(element("p", "", "")).appendChild(element("strong", "", fmt(title, values)));
+      if (!twoVersions) {
+        var reasons = refusal.appendChild(element("ul"));
+        Object.keys(answer.errors || {}).forEach(function (name) {
+          answer.errors[name].forEach(function (error) { reasons.appendChild(element("li", "", error.message)); });
+        });
       }
+      var versions = refusal.appendChild(element("dl", "versions"));
+      if (stored) {
+        versions.appendChild(element("dt", "", gettext("Stored (entered on another device)")));
+        versions.appendChild(element("dd", "stored", stored.text + " · " + fmt(gettext("wij %(a)s, zij %(b)s"),
+          { a: stored.score_a, b: stored.score_b })));
+      }
+      versions.appendChild(element("dt", "", gettext("On this phone")));
+      versions.appendChild(element("dd", "mine", describe(hand) + (mine ? " · " + fmt(gettext("wij %(a)s, zij %(b)s"),
+        { a: mine.score_a, b: mine.score_b }) : "")));
       var actions = refusal.appendChild(element("div", "actions"));
       function button(label, action, className) {
         var node = actions.appendChild(element("button", className || "", label));
@@ -494,27 +524,46 @@
         node.dataset.action = action;
       }
       if (fields && form) button(gettext("Correct mine"), "correct", "primary");
-      if (answer.status === 409 || (answer.status === 422 && !fields)) {
-        if (state.status === "open" && state.next_number && state.next_number !== hand.number) {
-          button(fmt(gettext("Save mine as hand %(number)s"), { number: state.next_number }), "renumber", "primary");
-        }
+      if (twoVersions) {
+        button(fmt(gettext("Keep the stored hand %(number)s"), values), "drop", "primary");
+        if (mine && open) button(fmt(gettext("Replace hand %(number)s with mine"), values), "replace", "primary");
       }
-      button(gettext("Drop mine"), "drop", "danger");
+      var renumber = (answer.status === 409 || (answer.status === 422 && !fields)) &&
+        state.status === "open" && state.next_number && state.next_number !== hand.number;
+      if (twoVersions && renumber) {
+        var plain = refusal.appendChild(element("p", "other-choice"));
+        actions = plain;
+        button(fmt(gettext("Save mine as a new hand %(next)s (hand %(number)s stays as stored)"), values), "renumber", "link");
+      } else if (renumber) {
+        button(fmt(gettext("Save mine as hand %(number)s"), { number: state.next_number }), "renumber", "primary");
+      }
+      if (!twoVersions) {
+        if (stored) refusal.appendChild(element("p", "helptext", gettext("A stored hand is only changed by the tournament director.")));
+        button(gettext("Drop mine"), "drop", "danger");
+      }
     }
 
     refusal.addEventListener("click", function (event) {
       var action = event.target.closest("button") && event.target.closest("button").dataset.action;
       var hand = store.queue[0];
       if (!action || !hand || !hand.refused) return;
+      delete hand.replace; // a choice made before (a replace refused since) no longer holds
+      delete hand.version;
       if (action === "drop") store.queue.shift();
       if (action === "renumber") {
         var shift = hand.refused.state.next_number - hand.number;
         store.queue.forEach(function (queued) { queued.number += shift; });
         delete hand.refused;
       }
+      if (action === "replace") {
+        hand.replace = true; // the server replaces its hand of this number, if the game is as seen
+        hand.version = hand.refused.state.version;
+        delete hand.refused;
+      }
       if (action === "correct") correct(hand);
       write();
       render();
+      if (action !== "correct") nextHandInView(); // the button is gone: on to the next hand
       if (store.queue.length) flush(); else settled();
     });
 
@@ -537,6 +586,7 @@
         data[name] = hand[name];
       });
       if (hand.declared_a || hand.declared_b) { data.declared_a = hand.declared_a; data.declared_b = hand.declared_b; }
+      if (hand.replace) { data.replace = true; data.version = hand.version; }
       data.client_id = hand.id;
       return data;
     }
@@ -577,12 +627,15 @@
           store.queue.shift();
           store.sent.push({ id: hand.id, number: body.hand.number, version: body.version, text: body.hand.text });
           write();
+          if (body.page) page = body.page;
+          if (news && body.message) news.textContent = body.message; // "Hand 5 saved: wij 102, zij 60."
           render();
           if (store.queue.length) flush(); else settled();
         } else if (body && body.errors && [403, 409, 422].indexOf(answer.status) >= 0) {
-          first.refused = { status: answer.status, errors: body.errors, state: body.state, current: body.current };
+          first.refused = { status: answer.status, errors: body.errors, state: body.state, current: body.current, mine: body.mine };
           write();
-          if (answer.status === 409) refreshSheet();
+          if (body.page) applyPage(body.page); // another device's hands on the sheet
+          if (news) news.textContent = "";
           if (hasFieldErrors(body.errors) && form) correct(first);
           else { render(); refusal.focus(); }
         } else if (answer.status === 404) {
@@ -601,15 +654,71 @@
       });
     }
 
-    // Everything is stored: show the server's page (totals, dealer, confirmation),
-    // unless the scorer is typing the next hand.
+    // Everything is stored: put in the server's page as its last answer made it
+    // (totals, dealer, the confirmation form), without a reload.
     function settled() {
-      if (dirty || editing) return;
-      // The page comes back at the next hand's form, not where the Save button was.
-      try { sessionStorage.setItem(KEY + ".next", "1"); } catch (error) { /* the top of the page */ }
-      if ("scrollRestoration" in history) history.scrollRestoration = "manual";
-      if (location.pathname === config.pageUrl) location.reload();
-      else location.assign(config.pageUrl);
+      if (page) { applyPage(page); page = null; keepPage(); return; }
+      fetchPage();
+    }
+
+    // The service worker keeps the page as it is now, for a reload without a connection.
+    function keepPage() {
+      if (!("serviceWorker" in navigator) || copy) return;
+      navigator.serviceWorker.getRegistration(config.swScope).then(function (registration) {
+        var worker = registration && registration.active;
+        if (worker) worker.postMessage({ type: "cache", urls: [config.pageUrl] });
+      }).catch(function () { /* no worker: the queue still keeps the hands */ });
+    }
+
+    // The parts of the page that change with a hand, from an answer of hands.json.
+    function applyPage(fresh) {
+      Object.keys(fresh.fragments).forEach(function (id) {
+        var node = document.getElementById(id);
+        if (node) node.innerHTML = fresh.fragments[id];
+      });
+      ["version", "status", "nextNumber", "roefel"].forEach(function (name) { config[name] = fresh.config[name]; });
+      served.save = fresh.save_label;
+      served.line = fresh.fragments["hand-status"];
+      // Hands the page now shows are done.
+      store.sent = store.sent.filter(function (hand) { return hand.version > config.version; });
+      write();
+      if (form) {
+        var version = field("version");
+        if (version) version.value = String(config.version);
+        var keeper = form.querySelector("fieldset.keeper");
+        if (keeper && fresh.keeper_known) keeper.remove();
+        closed = config.status !== "open";
+      }
+      render();
+      if (closed) {
+        // The bar went with the form: the last hand's confirmation is said here.
+        var done = document.getElementById("entry-done-news");
+        if (done && news) done.textContent = news.textContent;
+        var confirm = document.querySelector("#entry-confirm h2");
+        if (confirm) { confirm.tabIndex = -1; confirm.focus({ preventScroll: true }); }
+      }
+    }
+
+    // No answer to go by (an offline copy of the page): the server's page, read for its parts.
+    function fetchPage() {
+      fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var fresh = new DOMParser().parseFromString(html, "text/html");
+          var settings = fresh.getElementById("entry-config");
+          if (!settings || !fresh.getElementById("hand-form")) { location.assign(config.pageUrl); return; }
+          var parts = {};
+          ["hand-status", "score-sheet", "entry-confirm", "entry-undo"].forEach(function (id) {
+            var node = fresh.getElementById(id);
+            parts[id] = node ? node.innerHTML : "";
+          });
+          var save = fresh.querySelector("#hand-form button.save");
+          if (copy) { copy = false; document.documentElement.removeAttribute("data-offline-copy"); }
+          applyPage({ fragments: parts, config: JSON.parse(settings.textContent),
+            save_label: save ? save.textContent : "", keeper_known: !fresh.querySelector("fieldset.keeper") });
+        })
+        .catch(function () { /* the next answer brings the page */ });
     }
 
     if (form) {
@@ -642,35 +751,21 @@
         fill(null);
         if (restoring) restore(restoring);
         render();
-        if (!restoring) nextHandInView(); // the next hand, ready for digits (also offline)
+        if (!restoring) nextHandInView(); // the next hand, ready for the team (also offline)
         flush();
       });
       form.addEventListener("input", clearOnChange);
       form.addEventListener("change", clearOnChange);
     }
 
-    // A conflict: another device stored hands this page does not show yet.
-    function refreshSheet() {
-      var sheet = document.getElementById("score-sheet");
-      if (!sheet) return;
-      fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" })
-        .then(function (response) { return response.ok ? response.text() : null; })
-        .then(function (html) {
-          var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("score-sheet");
-          if (fresh) sheet.innerHTML = fresh.innerHTML;
-        })
-        .catch(function () { /* the page shows it after the next reload */ });
-    }
-
-    // After a save the page is loaded again: show the next hand's form, ready for digits.
+    // The next hand: the team that played first (the card points when the roefel
+    // fixes it), without moving the page.
     function nextHandInView() {
-      var points = field("points_a");
-      if (!points || form.hidden) return;
-      window.scrollTo(0, 0);
-      var bottom = points.getBoundingClientRect().bottom + 16 - window.innerHeight;
-      var top = form.getBoundingClientRect().top - 8; // keep the team buttons in view
-      if (bottom > 0) window.scrollTo(0, Math.min(bottom, top));
-      points.focus({ preventScroll: true });
+      if (!form || form.hidden) return;
+      var team = form.querySelector("[name=playing]:not(:disabled):not([data-roefel-locked])");
+      var locked = form.querySelector("[name=playing][data-roefel-locked]:disabled");
+      var target = locked ? field("points_a") : team;
+      if (target) target.focus({ preventScroll: true });
     }
     window.addEventListener("online", flush);
     window.addEventListener("offline", render);
@@ -681,23 +776,31 @@
     if (copy) {
       document.querySelectorAll(".messages").forEach(function (node) { node.hidden = true; });
       setInterval(function () {
-        if (store.queue.length || dirty || editing) return; // flush() reloads when done
-        fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" })
-          .then(function (response) { if (response.ok) settled(); })
-          .catch(function () {});
+        if (store.queue.length || dirty || editing) return; // flush() puts the page in when done
+        if (copy) fetchPage();
       }, RETRY);
     }
     render();
-    var afterSave = false;
-    try {
-      afterSave = sessionStorage.getItem(KEY + ".next") === "1";
-      sessionStorage.removeItem(KEY + ".next");
-    } catch (error) { /* no storage */ }
-    if (form && (afterSave || location.hash === "#hand-form")) {
-      nextHandInView();
-      window.addEventListener("load", nextHandInView);
+    // After a plain form's save (the page without this script came back at #hand-form):
+    // the next hand's team, at the top of the page.
+    if (form && location.hash === "#hand-form") {
+      window.addEventListener("load", function () { window.scrollTo(0, 0); nextHandInView(); });
     }
+    keepBarInView();
     flush();
+  }
+
+  // The bar with the live result and the Save button stays at the bottom of what is
+  // visible: above an on-screen keyboard too (iOS keeps fixed elements behind it).
+  function keepBarInView() {
+    var bar = document.getElementById("entry-bar"), view = window.visualViewport;
+    if (!bar || !view) return;
+    function place() {
+      var hidden = window.innerHeight - view.height - view.offsetTop;
+      bar.style.bottom = hidden > 1 ? hidden + "px" : "";
+    }
+    view.addEventListener("resize", place);
+    view.addEventListener("scroll", place);
   }
 
   // --- The page without a connection ---------------------------------------------------

@@ -178,6 +178,7 @@ def test_a_club_evening_from_season_to_standings(page, phone, live_server, shot,
             form.locator("fieldset.keeper label.segment").first.tap()
         form.locator("fieldset.playing label.segment").nth(0 if playing == "A" else 1).tap()
         if pit:
+            form.locator("details.more-fields summary").tap()  # pit is folded away
             form.locator("fieldset.pit-choice label.segment").nth(1 if pit == "A" else 2).tap()
             assert form.locator("#id_points_a").input_value() == "162"
         elif number_ % 2:
@@ -199,11 +200,12 @@ def test_a_club_evening_from_season_to_standings(page, phone, live_server, shot,
         if number_ == 2:
             expect_text(phone, "#preview", "NAT")
             shot(phone, "phone-nat-preview")
-        with phone.expect_navigation():
-            if number_ % 3:
-                form.locator("button.save").tap()
-            else:
-                form.locator("#id_roem_a").press("Enter")
+        # Saved in place: the hand comes on the sheet without a page load.
+        if number_ % 3:
+            form.locator("button.save").tap()
+        else:
+            form.locator("#id_roem_a").press("Enter")
+        phone.wait_for_selector(f"#score-sheet #hand-{number_}", state="attached")
         problems = phone.locator(".alert:visible")
         assert problems.count() == 0, problems.all_inner_texts()
     shot(phone, "phone-16-hands")

@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from scoring.models import Game, Hand
+from tests.browser.test_offline_entry import open_more
 
 from .test_trickcheck import setup, tap
 from .test_verzaken_roefel import open_entry, page, phone, table_of  # noqa: F401
@@ -29,7 +30,8 @@ def test_a_declared_verzaken_hand_is_tapped_in_and_the_preview_says_what_counts(
     open_entry(phone, live_server, table)
     phone.locator("fieldset.keeper input[value=A]").check(force=True)
     phone.locator("fieldset.playing input[value=A]").check(force=True)
-    phone.locator("fieldset.verzaakt-choice input[value=A]").check(force=True)
+    open_more(phone)
+    phone.locator("fieldset.verzaakt-choice label.segment").nth(1).click()
     assert phone.is_disabled("[name=points_a]") and phone.is_disabled("[name=points_b]")
     _declare(phone, "a", "20")
     _declare(phone, "b", "50", "stuk")
@@ -63,7 +65,8 @@ def test_a_declared_verzaken_hand_kept_offline_is_sent_with_both(
     phone.context.set_offline(True)
     phone.locator("fieldset.keeper input[value=A]").check(force=True)
     phone.locator("fieldset.playing input[value=B]").check(force=True)
-    phone.locator("fieldset.verzaakt-choice input[value=B]").check(force=True)
+    open_more(phone)
+    phone.locator("fieldset.verzaakt-choice label.segment").nth(2).click()
     _declare(phone, "a", "50")
     _declare(phone, "b", "50", "stuk")
     phone.click("button.save")

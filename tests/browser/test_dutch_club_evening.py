@@ -114,8 +114,8 @@ def test_a_club_evening_in_dutch_from_set_up_to_the_tv_board(
             phone.click("button.save")
         phone.wait_for_selector(f"#hand-{number}", state="attached")
         if number < len(HANDS):
-            phone.wait_for_function("() => document.activeElement.name === 'points_a'")
-            assert focused_name(phone) == "points_a"
+            phone.wait_for_function("() => document.activeElement.name === 'playing'")
+            assert focused_name(phone) == "playing"  # the next hand starts at the team
             assert in_viewport(phone, "[name=points_a]"), f"points off screen after {number}"
     shot(phone, "phone-16-hands")
     stored = Hand.objects.filter(game__table=tables[1]).order_by("number")

@@ -51,12 +51,20 @@ def enter(page, playing, points_a, roem_a=0, roem_b=0):
         page.locator("fieldset.keeper input[value=A]").check(force=True)
     page.locator(f"fieldset.playing input[value={playing}]").check(force=True)
     if playing == "B" and points_a == 0:
-        page.locator("fieldset.pit-choice input[value=B]").check(force=True)
+        open_more(page)
+        page.locator("fieldset.pit-choice label.segment").nth(2).click()  # beside the bar
     else:
         page.fill("[name=points_a]", str(points_a))
     page.fill("[name=roem_a]", str(roem_a) if roem_a else "")
     page.fill("[name=roem_b]", str(roem_b) if roem_b else "")
     page.click("button.save")
+
+
+def open_more(page):
+    """Unfold the less common fields of the hand form: pit, verzaakt, trump."""
+    more = page.locator("details.more-fields")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
 
 
 def queued(page, state="queued"):

@@ -35,7 +35,7 @@ def focused_name(page):
     return page.evaluate("() => document.activeElement && document.activeElement.name")
 
 
-def test_after_a_save_the_next_hand_is_in_view_with_the_focus_in_the_points_field(
+def test_after_a_save_the_next_hand_is_in_view_with_the_focus_on_the_team(
     phone, live_server, table, shot
 ):
     open_entry(phone, live_server, table)
@@ -46,14 +46,17 @@ def test_after_a_save_the_next_hand_is_in_view_with_the_focus_in_the_points_fiel
             "n => document.querySelector('#hand-form [name=number]').value === String(n)",
             arg=number + 1,
         )
-        phone.wait_for_function("() => document.activeElement.name === 'points_a'")
+        phone.wait_for_function("() => document.activeElement.name === 'playing'")
         assert in_viewport(phone, "fieldset.playing"), f"no team buttons after hand {number}"
         assert in_viewport(phone, "[name=points_a]")
-        assert in_viewport(phone, ".messages"), "the 'saved' message is off screen"
-        assert focused_name(phone) == "points_a"
+        assert in_viewport(phone, "#entry-news"), "the 'saved' message is off screen"
+        assert phone.inner_text("#entry-news").startswith(f"Spel {number} opgeslagen")
+        assert phone.get_attribute("#entry-news", "role") == "status"
+        assert focused_name(phone) == "playing"
         shot(phone, f"after-hand-{number}")
     # An ordinary hand: team, digits, save, and nothing else.
-    phone.locator("fieldset.playing input[value=B]").check(force=True)
+    phone.locator("fieldset.playing label.segment").nth(1).tap()
+    assert focused_name(phone) == "points_a"  # the tap on the team goes on to the points
     phone.keyboard.type("60")
     phone.click("button.save")
     phone.wait_for_selector("#hand-4", state="attached")

@@ -8,6 +8,7 @@ import pytest
 
 from scoring.models import Game, Hand
 from tests import factories
+from tests.browser.test_offline_entry import open_more
 from tournaments import services as tournament_services
 
 from .test_trickcheck import setup, tap
@@ -34,7 +35,8 @@ def test_verzaakt_locks_the_card_points_and_saves_the_hand(phone, live_server, c
     phone.locator("fieldset.keeper input[value=A]").check(force=True)
     phone.locator("fieldset.playing input[value=A]").check(force=True)
     phone.fill("[name=points_a]", "100")
-    phone.locator("fieldset.verzaakt-choice input[value=B]").check(force=True)
+    open_more(phone)
+    phone.locator("fieldset.verzaakt-choice label.segment").nth(2).click()
     assert phone.input_value("[name=points_a]") == ""
     assert phone.is_disabled("[name=points_a]") and phone.is_disabled("[name=points_b]")
     assert phone.is_disabled("fieldset.pit-choice input[value=A]")
@@ -48,7 +50,8 @@ def test_verzaakt_locks_the_card_points_and_saves_the_hand(phone, live_server, c
     assert (hand.verzaakt, hand.points_a, hand.score_a, hand.score_b) == ("B", 162, 282, 0)
     assert phone.inner_text("#hand-1 td.zij .verzaakt [aria-hidden]") == "V"
     # Back to "no one": the card points are typed again.
-    phone.locator("fieldset.verzaakt-choice input[value='']").check(force=True)
+    open_more(phone)
+    phone.locator("fieldset.verzaakt-choice label.segment").nth(0).click()
     assert not phone.is_disabled("[name=points_a]")
     shot(phone, "verzaken-on-the-sheet")
 
