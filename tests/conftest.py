@@ -27,6 +27,18 @@ def fresh_throttle():
     caches["throttle"].clear()
 
 
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the site's default language: a test (or a request it made)
+    that switched to English does not leave the next test's messages in English."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(scope="module")
 def module_db(django_db_setup, django_db_blocker):
     """A transaction around one test module, rolled back at its end.
