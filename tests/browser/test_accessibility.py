@@ -6,6 +6,7 @@ so nothing is downloaded at run time. It is put into the page with evaluate(), w
 strict Content-Security-Policy (script-src 'self') does not block.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -285,3 +286,40 @@ def test_the_evening_overview_announces_only_the_tables_that_changed(
     said = news.inner_text()
     assert "2" in said and "4/16" in said
     assert "1: " not in said  # table 1 did not change
+
+
+def test_text_grows_with_the_readers_font_size_setting(browser, live_server):
+    """A reader who sets a larger default font size (Chromium's "Font size" setting) gets
+    larger text and fields: the site sizes in rem from the browser's default, not in px."""
+    context = browser.new_context(locale="nl-NL", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+
+        def sizes():
+            page.goto(f"{live_server.url}/accounts/login/")
+            return page.evaluate(
+                """() => [document.documentElement, document.querySelector('h1'),
+                          document.querySelector('#id_username')]
+                         .map(el => parseFloat(getComputedStyle(el).fontSize))"""
+            )
+
+        normal = sizes()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 20}})
+        larger = sizes()
+    finally:
+        context.close()
+    assert normal[0] == 16
+    assert larger[0] == 24
+    assert [round(big / small, 2) for big, small in zip(larger, normal, strict=True)] == [1.5] * 3
+
+
+def test_no_style_sheet_fixes_a_font_size_in_pixels():
+    static = Path(__file__).resolve().parents[2] / "static" / "css"
+    fixed = [
+        f"{sheet.name}: {line.strip()}"
+        for sheet in sorted(static.glob("*.css"))
+        for line in sheet.read_text(encoding="utf-8").splitlines()
+        if re.search(r"font-size:\s*[\d.]+px", line) or re.search(r"\bfont:[^;]*\d+px", line)
+    ]
+    assert fixed == []
