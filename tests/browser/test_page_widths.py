@@ -29,12 +29,12 @@ ZOOMED = 195  # a 390 px phone at 200% zoom
 EXPECTED_WIDE = {
     # The confirmation card of a complete game: "Totalen bevestigen", the totals and the
     # names do not fit at 195 px (table_entry.html / entry.css).
-    ("scoring:table-entry", ZOOMED): "entry",
+    ("scoring:table-entry", ZOOMED, "wide"): "entry",
 }
-#: Pages that answer GET but never show a page of their own to a person.
 #: Pages for anyone that the club's administrator opens logged in; the other pages for
 #: anyone (the login, the password reset) are opened logged out.
 LOGGED_IN_TOO = {"clubs:home", "leagues:league-list", "trickcheck:check"}
+#: Pages that answer GET but never show a page of their own to a person.
 NOT_PAGES = {"logout", "javascript-catalog", "scoring:entry-sw", "trickcheck:service-worker"}
 
 OVERFLOW = """() => {
@@ -59,11 +59,21 @@ OVERFLOW = """() => {
     });
     // The innermost offenders: what pushes its parents out.
     const inner = out.filter(el => !out.some(other => other !== el && el.contains(other)));
+    const named = el => el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
     return {
         scrollWidth: document.documentElement.scrollWidth,
         width: width,
         wide: inner.slice(0, 6).map(
             el => name(el) + ' ' + Math.round(el.getBoundingClientRect().right)),
+        // A header cell says what its column or row holds, if only to a screen reader.
+        emptyHeaders: [...document.querySelectorAll('th')]
+            .filter(th => !th.textContent.trim() && !named(th)).map(name),
+        // A box that scrolls sideways can be scrolled with the keyboard and has a name.
+        blindScrollers: [...document.querySelectorAll('body *')].filter(el => {
+            const x = getComputedStyle(el).overflowX;
+            return (x === 'auto' || x === 'scroll') && el.scrollWidth > el.clientWidth + 1
+                && !(el.tabIndex >= 0 && named(el));
+        }).map(name),
     };
 }"""
 
@@ -111,7 +121,9 @@ def _html_page(route, path, lines, client, anonymous):
 
 
 def measure(browser, live_server, world, pages, width):
-    """{(URL name, width): what reaches beyond the window} of the pages that scroll sideways."""
+    """{(URL name, width, check): what fails}: "wide" for a page that scrolls sideways,
+    "empty header" for a header cell without a word, "keyboard" for a box that scrolls
+    sideways but cannot be reached with the keyboard or has no name."""
     a, _b = world
     problems = {}
     contexts = {}
@@ -127,7 +139,13 @@ def measure(browser, live_server, world, pages, width):
             page.wait_for_load_state("load")
             found = page.evaluate(OVERFLOW)
             if found["scrollWidth"] > found["width"] or found["wide"]:
-                problems[(name, width)] = f"{path}: {found}"
+                problems[(name, width, "wide")] = (
+                    f"{path}: {found['scrollWidth']} px wide: {found['wide']}"
+                )
+            if found["emptyHeaders"]:
+                problems[(name, width, "empty header")] = f"{path}: {found['emptyHeaders']}"
+            if found["blindScrollers"]:
+                problems[(name, width, "keyboard")] = f"{path}: {found['blindScrollers']}"
     finally:
         for context in contexts.values():
             context.close()
@@ -144,7 +162,9 @@ def unexpected(problems):
     return {key: text for key, text in problems.items() if key not in EXPECTED_WIDE}
 
 
-def test_no_page_scrolls_sideways_at_320_px(browser, live_server, world):
+def test_no_page_scrolls_sideways_at_320_px_and_every_header_and_scroller_is_named(
+    browser, live_server, world
+):
     pages = html_pages(world)
     assert len(pages) > 40, pages  # the walk found the site
     problems = unexpected(measure(browser, live_server, world, pages, PHONE))
