@@ -16,6 +16,7 @@ import pytest
 from django.test import Client
 
 from clubs.models import Invitation
+from tests import factories
 from tests.browser.conftest import login
 from tests.security.conftest import build_world, fill, natural_objects, natural_values, site_routes
 from tests.security.test_permission_matrix import model_lines
@@ -199,3 +200,31 @@ def test_the_check_sees_a_page_that_scrolls_sideways(browser, live_server, world
         assert any("id_username" in text for text in found["wide"])
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("form", ["club settings", "competition settings"])
+def test_the_save_button_of_a_rule_set_form_takes_a_tap_on_a_phone(browser, live_server, form):
+    """The long rule-set dropdowns made these forms 857 px wide, and a tap on "Opslaan"
+    at 390 px landed on something else."""
+    club = factories.club(slug="de-boom")
+    factories.role(club, "admin", factories.user("beheer"))
+    season = factories.competition(club)
+    path = {
+        "club settings": f"/clubs/{club.slug}/settings/",
+        "competition settings": f"/clubs/{club.slug}/competitions/{season.pk}/edit/",
+    }[form]
+    context = browser.new_context(
+        locale="nl-NL", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    try:
+        login(page, live_server, "beheer")
+        page.goto(f"{live_server.url}{path}")
+        save = page.locator("main form.stacked button[type=submit]")
+        save.scroll_into_view_if_needed()
+        with page.expect_navigation():
+            save.tap(timeout=3_000)  # refused when another element would take the tap
+        messages = page.locator(".messages").inner_text()
+    finally:
+        context.close()
+    assert messages  # saved: the page says so
