@@ -48,6 +48,16 @@ def audit(page):
     return [v for v in violations if v["impact"] in ("serious", "critical")]
 
 
+def assert_no_violations(found):
+    """``found``: {page name: its violations}; fails naming each violation of each page."""
+    problems = {name: violations for name, violations in found.items() if violations}
+    assert not problems, "\n".join(
+        f"{name}: {v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+        for name, violations in problems.items()
+        for v in violations
+    )
+
+
 @pytest.fixture
 def evening(club, drawn_evening):
     director = factories.role(club, "director", factories.user("leider"))
@@ -125,12 +135,7 @@ def test_the_main_pages_have_no_serious_accessibility_violations(
             found[name] = audit(page)
     finally:
         context.close()
-    problems = {name: violations for name, violations in found.items() if violations}
-    assert not problems, "\n".join(
-        f"{name}: {v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
-        for name, violations in problems.items()
-        for v in violations
-    )
+    assert_no_violations(found)
 
 
 def test_axe_runs_under_a_strict_content_security_policy(browser, live_server):
@@ -408,12 +413,7 @@ def test_forms_sent_back_with_errors_have_no_serious_violations_on_a_small_phone
                 unfocused.append(name)
     finally:
         context.close()
-    problems = {name: violations for name, violations in found.items() if violations}
-    assert not problems, "\n".join(
-        f"{name}: {v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
-        for name, violations in problems.items()
-        for v in violations
-    )
+    assert_no_violations(found)
     assert {name: ids for name, ids in missing_ids.items() if ids} == {}
     assert unfocused == []
 
