@@ -19,8 +19,14 @@ Dates written as text in a file (a PDF, a title line of a spreadsheet)
     :func:`day_text` "di 8 dec 2026" (an evening: the weekday matters). Never
     ``06-10-2026``. A date that is data (a spreadsheet's date column, the hand
     log's ``YYYY-MM-DD``) stays a date.
+Short months
+    A month's abbreviation takes the case of the language's month names: "8 dec"
+    in Dutch, "8 Dec" in English. Django's ``M`` capitalises it in every language,
+    so pages and tables write a format with ``M`` through :func:`date_written`
+    (in templates the ``dated`` filter, ``common.templatetags.dates``).
 """
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -77,15 +83,24 @@ def date_text(value) -> str:
 
 
 def day_text(value) -> str:
-    """A date with its weekday, short: "di 8 dec 2026", "Tue 8 Dec 2026"; empty for None.
+    """A date with its weekday, short: "di 8 dec 2026", "Tue 8 Dec 2026"; empty for None."""
+    return date_written(value, "D j M Y")
 
-    The month's abbreviation takes the case of the language's full month name
-    (Dutch writes "december", English "December"); Django's ``M`` would write
-    "Dec" in every language.
+
+#: ``M`` in a date format, unless escaped (``\\M``).
+_MONTH_ABBREVIATION = re.compile(r"(?<!\\)M")
+
+
+def date_written(value, pattern: str) -> str:
+    """``value`` in Django's date ``format`` (``"j M"``, ``"j M Y H:i"``), with ``M``, the
+    month's abbreviation, in the case of the language's month names: "1 dec" in Dutch,
+    "1 Dec" in English (Django's own ``M`` writes "Dec" in every language). Empty for None.
     """
     if not value:
         return ""
     month = str(MONTHS_3[value.month])
     if not str(MONTHS[value.month])[:1].islower():
         month = month.title()
-    return f"{date_format(value, 'D j')} {month} {value.year}"
+    return month.join(
+        date_format(value, piece) if piece else "" for piece in _MONTH_ABBREVIATION.split(pattern)
+    )

@@ -18,6 +18,7 @@ import django_tables2 as tables
 from django.core.paginator import EmptyPage
 from django.utils.encoding import force_str
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 
 from .columns import RANK, Column, column_notes
@@ -45,11 +46,21 @@ def configure_table(request, table, *, per_page: int | None = None):
     return table
 
 
-def action_column(template_name: str) -> tables.TemplateColumn:
-    """A column of buttons drawn by ``template_name``: no header, not sortable, never
-    in a file."""
-    return tables.TemplateColumn(
-        template_name=template_name, verbose_name="", orderable=False, exclude_from_export=True
+class ActionColumn(tables.TemplateColumn):
+    """A column of buttons: its header is for screen readers only (``hidden_header``,
+    read by ``templates/django_tables2/semantic.html``), so no header cell is empty."""
+
+    hidden_header = True
+
+
+def action_column(template_name: str, label=None) -> tables.TemplateColumn:
+    """A column of buttons drawn by ``template_name``: a header only screen readers
+    hear (``label``, "Actions" by default), not sortable, never in a file."""
+    return ActionColumn(
+        template_name=template_name,
+        verbose_name=label or _("Actions"),
+        orderable=False,
+        exclude_from_export=True,
     )
 
 

@@ -3,9 +3,12 @@
 import json
 
 import django_tables2 as tables
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+
+from common.formatting import date_written
 
 from .models import AuditEntry
 
@@ -91,7 +94,7 @@ def describe_change(value, other=None):
 
 
 class AuditTable(tables.Table):
-    created_at = tables.DateTimeColumn(verbose_name=_("when"), format="j M H:i:s")
+    created_at = tables.Column(verbose_name=_("when"))
     game = tables.Column(verbose_name=_("table"), orderable=False, accessor="game__table")
     hand_number = tables.Column(verbose_name=_("hand"), default="")
     action = tables.Column(verbose_name=_("what"))
@@ -115,6 +118,9 @@ class AuditTable(tables.Table):
         order_by = ("-created_at",)
         attrs = {"class": "audit"}
         empty_text = _("Nothing has been entered yet.")
+
+    def render_created_at(self, value):
+        return date_written(timezone.localtime(value), "j M H:i:s")
 
     def render_game(self, value):
         return f"{value.round} · {value}"

@@ -81,6 +81,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # common has no models and is no app: its template filters are named here.
+            "libraries": {"dates": "common.templatetags.dates"},
         },
     },
 ]

@@ -6,9 +6,12 @@ so nothing is downloaded at run time. It is put into the page with evaluate(), w
 strict Content-Security-Policy (script-src 'self') does not block.
 """
 
+import re
 from pathlib import Path
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 
 from scoring.models import Game
 from scoring.services import HandInput, game_confirm, hand_record
@@ -43,6 +46,16 @@ def audit(page):
         }"""
     )
     return [v for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def assert_no_violations(found):
+    """``found``: {page name: its violations}; fails naming each violation of each page."""
+    problems = {name: violations for name, violations in found.items() if violations}
+    assert not problems, "\n".join(
+        f"{name}: {v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+        for name, violations in problems.items()
+        for v in violations
+    )
 
 
 @pytest.fixture
@@ -122,12 +135,7 @@ def test_the_main_pages_have_no_serious_accessibility_violations(
             found[name] = audit(page)
     finally:
         context.close()
-    problems = {name: violations for name, violations in found.items() if violations}
-    assert not problems, "\n".join(
-        f"{name}: {v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
-        for name, violations in problems.items()
-        for v in violations
-    )
+    assert_no_violations(found)
 
 
 def test_axe_runs_under_a_strict_content_security_policy(browser, live_server):
@@ -344,3 +352,165 @@ def test_the_phones_refused_hand_and_conflict_screen_pass_the_audit_and_fit_the_
         ]
     finally:
         context.close()
+
+
+def test_text_grows_with_the_readers_font_size_setting(browser, live_server):
+    """A reader who sets a larger default font size (Chromium's "Font size" setting) gets
+    larger text and fields: the site sizes in rem from the browser's default, not in px."""
+    context = browser.new_context(locale="nl-NL", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+
+        def sizes():
+            page.goto(f"{live_server.url}/accounts/login/")
+            return page.evaluate(
+                """() => [document.documentElement, document.querySelector('h1'),
+                          document.querySelector('#id_username')]
+                         .map(el => parseFloat(getComputedStyle(el).fontSize))"""
+            )
+
+        normal = sizes()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 20}})
+        larger = sizes()
+    finally:
+        context.close()
+    assert normal[0] == 16
+    assert larger[0] == 24
+    assert [round(big / small, 2) for big, small in zip(larger, normal, strict=True)] == [1.5] * 3
+
+
+def test_no_style_sheet_fixes_a_font_size_in_pixels():
+    static = Path(__file__).resolve().parents[2] / "static" / "css"
+    fixed = [
+        f"{sheet.name}: {line.strip()}"
+        for sheet in sorted(static.glob("*.css"))
+        for line in sheet.read_text(encoding="utf-8").splitlines()
+        if re.search(r"font-size:\s*[\d.]+px", line) or re.search(r"\bfont:[^;]*\d+px", line)
+    ]
+    assert fixed == []
+
+
+# --- After a form comes back with errors ---------------------------------------------
+
+#: aria-describedby ids that name no element on the page.
+MISSING_IDS = """() => [...document.querySelectorAll('[aria-describedby]')].flatMap(el =>
+    el.getAttribute('aria-describedby').split(/\\s+/)
+      .filter(id => id && !document.getElementById(id)).map(id => el.id + ' -> ' + id))"""
+
+
+def send_with_errors(page, url, form, empty=(), filled=None):
+    """Open ``url``, empty the ``empty`` fields of ``form`` (and fill ``filled``), and send
+    it without the browser's own checks, so the server answers with its errors."""
+    page.goto(url)
+    for selector in empty:
+        page.fill(f"{form} {selector}", "")
+    for selector, value in (filled or {}).items():
+        page.fill(f"{form} {selector}", value)
+    page.eval_on_selector(form, "form => { form.noValidate = true; }")
+    with page.expect_navigation():
+        page.click(f"{form} button[type=submit]")
+
+
+def error_pages(club, played):
+    """(name, path, form, fields to empty, fields to fill) of forms sent back with errors."""
+    base = f"/clubs/{club.slug}"
+    member = played.tables[0].seats.first().member
+    return [
+        ("member form", f"{base}/members/{member.pk}/edit/", "main form.stacked", ["#id_name"], {}),
+        ("new member", f"{base}/members/new/", "main form.stacked", ["#id_name"], {}),
+        (
+            "competition form",
+            f"{base}/competitions/{played.season.pk}/edit/",
+            "main form.stacked",
+            ["#id_name"],
+            {},
+        ),
+        ("club settings", f"{base}/settings/", "main form.stacked", ["#id_name"], {}),
+        (
+            "adjustment",
+            f"{base}/evenings/{played.evening.pk}/scores/",
+            "#adjustment-form",
+            ["#id_reason"],
+            {"#id_points": "20000"},
+        ),
+        (
+            "password change",
+            "/accounts/password_change/",
+            "main form",
+            [],
+            {"#id_old_password": "wrong", "#id_new_password1": "x", "#id_new_password2": "y"},
+        ),
+    ]
+
+
+@pytest.fixture
+def admin(club):
+    return factories.role(club, "admin", factories.user("beheer"))
+
+
+def test_forms_sent_back_with_errors_have_no_serious_violations_on_a_small_phone(
+    browser, live_server, club, evening, admin
+):
+    context = browser.new_context(
+        locale="nl-NL", viewport={"width": 320, "height": 640}, is_mobile=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    found, missing_ids, unfocused = {}, {}, []
+    try:
+        send_with_errors(
+            page, f"{live_server.url}/accounts/login/", "main form", filled={"#id_username": "x"}
+        )
+        found["login refused"] = audit(page)
+        login(page, live_server, "beheer")
+        for name, path, form, empty, filled in error_pages(club, evening):
+            send_with_errors(page, f"{live_server.url}{path}", form, empty, filled)
+            found[name] = audit(page)
+            missing_ids[name] = page.evaluate(MISSING_IDS)
+            if not page.evaluate("() => document.activeElement.matches('.error-summary')"):
+                unfocused.append(name)
+    finally:
+        context.close()
+    assert_no_violations(found)
+    assert {name: ids for name, ids in missing_ids.items() if ids} == {}
+    assert unfocused == []
+
+
+def test_a_form_sent_back_with_errors_focuses_a_summary_that_leads_to_each_field(
+    page, live_server, club, evening
+):
+    login(page, live_server, "leider")
+    send_with_errors(
+        page,
+        f"{live_server.url}/clubs/{club.slug}/evenings/{evening.evening.pk}/scores/",
+        "#adjustment-form",
+        ["#id_reason"],
+        {"#id_points": "20000"},
+    )
+    summary = page.locator(".error-summary")
+    assert page.evaluate("() => document.activeElement.className") == "error-summary"
+    with translation.override("nl"):  # "Er is een probleem", "Fout:" once translated
+        heading, prefix = gettext("There is a problem"), gettext("Error:")
+    assert summary.locator("[role=alert] h2").inner_text() == heading
+    assert page.title().startswith(f"{prefix} ")
+    links = summary.locator("a")
+    assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
+        "#id_target",  # no player or team chosen
+        "#id_points",
+        "#id_reason",
+    ]
+    assert "Punten" in links.nth(1).inner_text() and "10000" in links.nth(1).inner_text()
+    # The summary comes before the form it speaks of.
+    assert page.evaluate(
+        """() => Boolean(document.querySelector('.error-summary').compareDocumentPosition(
+                 document.querySelector('#adjustment-form')) & Node.DOCUMENT_POSITION_FOLLOWING)"""
+    )
+    links.nth(2).click()
+    assert page.evaluate("() => document.activeElement.id") == "id_reason"
+
+
+def test_a_page_without_errors_has_no_summary_and_keeps_its_focus(page, live_server, evening):
+    page.goto(f"{live_server.url}/accounts/login/")
+    assert page.locator(".error-summary").count() == 0
+    assert page.evaluate("() => document.activeElement.id") == "id_username"  # autofocus

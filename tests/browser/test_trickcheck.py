@@ -401,3 +401,28 @@ def phone(browser):
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+#: The cards whose rank (their first text: "10" of "10♠") breaks over lines or overflows.
+ONE_LINE = """selector => [...document.querySelectorAll(selector)].filter(el => {
+    const range = document.createRange();
+    range.selectNodeContents(el.firstChild);
+    const boxes = [...range.getClientRects()].filter(r => r.width);
+    const below = boxes.some(a => boxes.some(b => b.top >= a.bottom - 1));
+    return below || el.scrollWidth > el.clientWidth + 1;
+}).map(el => el.textContent)"""
+
+
+@pytest.mark.parametrize("width", [320, 195])
+def test_a_ten_is_never_broken_over_two_lines_on_a_small_phone(browser, live_server, width):
+    context = browser.new_context(locale="nl-NL", viewport={"width": width, "height": 700})
+    page = context.new_page()
+    try:
+        open_checker(page, live_server)
+        setup(page, trump="H", leader="W")
+        tap(page, "TS")
+        broken = page.evaluate(ONE_LINE, "#tc-grid button, .tc-play .card-label")
+        assert page.locator(".tc-play .card-label", has_text="10").count() == 1
+    finally:
+        context.close()
+    assert broken == []

@@ -10,6 +10,7 @@ from django.utils import translation
 from common.formatting import (
     average_value,
     date_text,
+    date_written,
     day_text,
     format_average,
     round_half_up,
@@ -77,3 +78,28 @@ def test_a_decimal_is_written_as_djangos_number_format_writes_its_rounded_value(
                 round_half_up(value, decimals), decimals, use_l10n=True, force_grouping=False
             )
             assert format_decimal(value, decimals) == expected, value
+
+
+@pytest.mark.parametrize(
+    ("language", "pattern", "written"),
+    [
+        ("nl", "j M", "1 dec"),
+        ("en", "j M", "1 Dec"),
+        ("nl", "j M Y H:i", "1 dec 2026 20:15"),
+        ("nl", "D j M Y", "di 1 dec 2026"),
+        ("nl", r"j \M M", "1 M dec"),
+    ],
+)
+def test_a_short_month_is_written_in_the_case_of_the_language(language, pattern, written):
+    value = datetime.datetime(2026, 12, 1, 20, 15)
+    with translation.override(language):
+        assert date_written(value, pattern) == written
+    assert date_written(None, pattern) == ""
+
+
+def test_the_dated_filter_writes_dutch_months_in_lower_case():
+    from django.template import Context, Template
+
+    template = Template('{% load dates %}{{ day|dated:"j M" }}')
+    with translation.override("nl"):
+        assert template.render(Context({"day": datetime.date(2026, 12, 1)})) == "1 dec"
