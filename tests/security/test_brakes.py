@@ -207,9 +207,9 @@ def test_the_pin_lock_lasts_ten_minutes_from_the_last_wrong_pin(member_with_pin,
         assert pin_refused(member, "0000")
     clock.advance(4 * MINUTE)
     assert pin_refused(member, "0000")  # the last wrong PIN the lock allows
-    assert "Too many wrong PINs" in pin_refused(member, "4711")
+    assert "Te vaak een verkeerde pincode" in pin_refused(member, "4711")
     clock.advance(9 * MINUTE)
-    assert "Too many wrong PINs" in pin_refused(member, "4711")
+    assert "Te vaak een verkeerde pincode" in pin_refused(member, "4711")
     clock.advance(MINUTE + 1)
     assert pin_refused(member, "4711") is None
 
