@@ -1,21 +1,54 @@
+import os
 from types import SimpleNamespace
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from tests import factories
 from tournaments import services as tournament_services
 
+#: Fixtures through which a test reaches the test database (``module_db`` and the
+#: ``db``/``transactional_db`` ones need ``django_db_setup``; ``live_server`` asks
+#: for ``transactional_db`` only when it starts, so it is named itself).
+DATABASE_FIXTURES = frozenset({"django_db_setup", "db", "transactional_db", "live_server"})
+
+
+def uses_the_database(item):
+    """Whether a test reaches the suite's database: a database fixture, the
+    ``django_db`` marker, or the ``database`` marker (its own processes on
+    ``DATABASE_URL``, as the load test's gunicorn)."""
+    if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    return any(item.get_closest_marker(name) for name in ("django_db", "database"))
+
 
 def pytest_collection_modifyitems(config, items):
-    """A test served by a live server (browser, HTTP against the dev server) is slow.
+    """Marks live-server tests slow; on PostgreSQL, runs only what the database decides.
 
-    The load, LAN and hostile-input modules mark themselves; see the `slow`
-    marker in pyproject.toml.
+    A test served by a live server (browser, HTTP against the dev server) is
+    slow; the load, LAN and hostile-input modules mark themselves (see the
+    ``slow`` marker in pyproject.toml).
+
+    The PostgreSQL leg of ``make test`` is there for the database's behaviour
+    (queries, constraints, locking, concurrency, migrations). A test that
+    reaches no database (the rules core, the pure draw and ranking, the lint
+    and translation checks, startup checks in child processes) or one marked
+    ``sqlite_file`` (the club laptop's SQLite file, LAN mode, the SQLite
+    backup) runs the same on either leg, so on PostgreSQL it is deselected:
+    the SQLite leg runs it. ``KLAVERJAS_TEST_ALL=1`` runs everything anyway.
     """
     for item in items:
         if "live_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+    if connection.vendor == "sqlite" or os.environ.get("KLAVERJAS_TEST_ALL") == "1":
+        return
+    kept, elsewhere = [], []
+    for item in items:
+        on_this_leg = uses_the_database(item) and not item.get_closest_marker("sqlite_file")
+        (kept if on_this_leg else elsewhere).append(item)
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = kept
 
 
 @pytest.fixture(autouse=True)
