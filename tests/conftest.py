@@ -1,4 +1,8 @@
 import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -6,6 +10,8 @@ from django.db import connection, transaction
 
 from tests import factories
 from tournaments import services as tournament_services
+
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Fixtures through which a test reaches the test database (``module_db`` and the
 #: ``db``/``transactional_db`` ones need ``django_db_setup``; ``live_server`` asks
@@ -110,3 +116,47 @@ def drawn_evening():
         )
 
     return draw
+
+
+@pytest.fixture(scope="session")
+def migrated_laptop(tmp_path_factory):
+    """The SQLite file of a club laptop right after its first ``manage.py migrate``.
+
+    Made once per test process by the site itself: ``manage.py migrate`` in a
+    child process with the laptop's default settings on a data folder of its
+    own (a fresh migrate takes seconds). Tests read it or copy it with
+    ``laptop_database``; none writes to it. ``make lan`` on a fresh laptop,
+    migrating by itself, is tests/lan/test_club_laptop.py's.
+    """
+    data = tmp_path_factory.mktemp("migrated-laptop")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.development", KLAVERJAS_DATA_DIR=str(data))
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return data / "db.sqlite3"
+
+
+@pytest.fixture
+def laptop_database(migrated_laptop):
+    """Copies the migrated laptop's database to ``path`` (SQLite's backup API: whole,
+    with what its WAL holds): ``laptop_database(data_dir / "db.sqlite3")``."""
+
+    def copy(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        source = sqlite3.connect(f"file:{migrated_laptop}?mode=ro", uri=True)
+        target = sqlite3.connect(path)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+            source.close()
+        return path
+
+    return copy
