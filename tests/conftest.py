@@ -7,11 +7,18 @@ from types import SimpleNamespace
 
 import pytest
 from django.db import connection, transaction
+from hypothesis import settings as hypothesis_settings
 
 from tests import factories
 from tournaments import services as tournament_services
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis fails an example that takes over 200 ms by default: a timed assertion,
+# which a shared or busy machine (three test processes on two cores) trips at
+# random. Every property is still checked on every example; none is timed.
+hypothesis_settings.register_profile("suite", deadline=None)
+hypothesis_settings.load_profile("suite")
 
 #: Fixtures through which a test reaches the test database (``module_db`` and the
 #: ``db``/``transactional_db`` ones need ``django_db_setup``; ``live_server`` asks
