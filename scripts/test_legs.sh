@@ -16,12 +16,13 @@ CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
 
 # timed NAME COMMAND...: runs COMMAND, then prints NAME's wall-clock time and the
-# CPU time of COMMAND and all it started (bash's `time`, to stderr).
-timed() {
-  local TIMEFORMAT="== $1: %0R s wall, %1U s user + %1S s system CPU"
+# CPU time of COMMAND and all it started (bash's `time`, to stderr). In a subshell
+# of its own: the shell's `time` would also count a background leg that ends meanwhile.
+timed() (
+  TIMEFORMAT="== $1: %0R s wall, %1U s user + %1S s system CPU"
   shift
   time "$@"
-}
+)
 
 start=$SECONDS
 pg_pid=""
