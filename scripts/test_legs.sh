@@ -1,17 +1,35 @@
 #!/usr/bin/env bash
 # The two legs of `make test`, side by side: SQLite (with the browser tests)
 # and PostgreSQL (when one answers at TEST_DATABASE_URL). Each test process
-# has its own test database, so the legs do not disturb each other. The
-# PostgreSQL leg's report is printed after the SQLite leg's.
+# has its own test database, so they do not disturb each other.
+#
+# The PostgreSQL leg runs only the tests that reach the database (see
+# tests/conftest.py). The SQLite leg is two processes, the browser tests in
+# one and the rest in the other: with three processes on two cores neither
+# core waits while one leg finishes alone, and a browser test's waits (a page,
+# a live server) are another process's CPU time. The SQLite report comes
+# first, then the browser tests', then PostgreSQL's; each part ends with its
+# wall-clock time and the CPU time it and all it started used.
 set -u
 PY=${PY:-.venv/bin/python}
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
 
+# timed NAME COMMAND...: runs COMMAND, then prints NAME's wall-clock time and the
+# CPU time of COMMAND and all it started (bash's `time`, to stderr). In a subshell
+# of its own: the shell's `time` would also count a background leg that ends meanwhile.
+timed() (
+  TIMEFORMAT="== $1: %0R s wall, %1U s user + %1S s system CPU"
+  shift
+  time "$@"
+)
+
+start=$SECONDS
 pg_pid=""
 pg_log=$(mktemp)
 if "$PY" scripts/db_reachable.py "$TEST_DATABASE_URL"; then
-  DATABASE_URL="$TEST_DATABASE_URL" "$PY" -m pytest -q -m "not browser" >"$pg_log" 2>&1 &
+  DATABASE_URL="$TEST_DATABASE_URL" timed "PostgreSQL leg" \
+    "$PY" -m pytest -q -m "not browser" >"$pg_log" 2>&1 &
   pg_pid=$!
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL at $TEST_DATABASE_URL is not reachable, and CI=true needs it."
@@ -20,15 +38,26 @@ else
   echo "PostgreSQL at $TEST_DATABASE_URL is not reachable: skipping the PostgreSQL leg."
 fi
 
-echo "== tests on SQLite"
+browser_pid=""
+browser_log=$(mktemp)
 if [ -x "$CHROMIUM" ] || [ "${CI:-}" = "true" ]; then
-  "$PY" -m pytest -q
+  timed "SQLite leg, browser tests" "$PY" -m pytest -q -m browser >"$browser_log" 2>&1 &
+  browser_pid=$!
 else
   echo "Debian's Chromium is not at $CHROMIUM: skipping the browser tests (apt-get install chromium)."
-  "$PY" -m pytest -q -m "not browser"
 fi
+
+echo "== tests on SQLite"
+timed "SQLite leg, without the browser tests" "$PY" -m pytest -q -m "not browser"
 sqlite_status=$?
 
+browser_status=0
+if [ -n "$browser_pid" ]; then
+  wait "$browser_pid"
+  browser_status=$?
+  echo "== browser tests on SQLite"
+  cat "$browser_log"
+fi
 pg_status=0
 if [ -n "$pg_pid" ]; then
   wait "$pg_pid"
@@ -36,5 +65,6 @@ if [ -n "$pg_pid" ]; then
   echo "== tests on PostgreSQL ($TEST_DATABASE_URL)"
   cat "$pg_log"
 fi
-rm -f "$pg_log"
-[ "$sqlite_status" -eq 0 ] && [ "$pg_status" -eq 0 ]
+rm -f "$pg_log" "$browser_log"
+echo "== both legs: $((SECONDS - start)) s wall"
+[ "$sqlite_status" -eq 0 ] && [ "$browser_status" -eq 0 ] && [ "$pg_status" -eq 0 ]

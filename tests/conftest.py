@@ -1,21 +1,67 @@
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from hypothesis import settings as hypothesis_settings
 
 from tests import factories
 from tournaments import services as tournament_services
 
+ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis fails an example that takes over 200 ms by default: a timed assertion,
+# which a shared or busy machine (three test processes on two cores) trips at
+# random. Every property is still checked on every example; none is timed.
+hypothesis_settings.register_profile("suite", deadline=None)
+hypothesis_settings.load_profile("suite")
+
+#: Fixtures through which a test reaches the test database (``module_db`` and the
+#: ``db``/``transactional_db`` ones need ``django_db_setup``; ``live_server`` asks
+#: for ``transactional_db`` only when it starts, so it is named itself).
+DATABASE_FIXTURES = frozenset({"django_db_setup", "db", "transactional_db", "live_server"})
+
+
+def uses_the_database(item):
+    """Whether a test reaches the suite's database: a database fixture, the
+    ``django_db`` marker, or the ``database`` marker (its own processes on
+    ``DATABASE_URL``, as the load test's gunicorn)."""
+    if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    return any(item.get_closest_marker(name) for name in ("django_db", "database"))
+
 
 def pytest_collection_modifyitems(config, items):
-    """A test served by a live server (browser, HTTP against the dev server) is slow.
+    """Marks live-server tests slow; on PostgreSQL, runs only what the database decides.
 
-    The load, LAN and hostile-input modules mark themselves; see the `slow`
-    marker in pyproject.toml.
+    A test served by a live server (browser, HTTP against the dev server) is
+    slow; the load, LAN and hostile-input modules mark themselves (see the
+    ``slow`` marker in pyproject.toml).
+
+    The PostgreSQL leg of ``make test`` is there for the database's behaviour
+    (queries, constraints, locking, concurrency, migrations). A test that
+    reaches no database (the rules core, the pure draw and ranking, the lint
+    and translation checks, startup checks in child processes) or one marked
+    ``sqlite_file`` (the club laptop's SQLite file, LAN mode, the SQLite
+    backup) runs the same on either leg, so on PostgreSQL it is deselected:
+    the SQLite leg runs it. ``KLAVERJAS_TEST_ALL=1`` runs everything anyway.
     """
     for item in items:
         if "live_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+    if connection.vendor == "sqlite" or os.environ.get("KLAVERJAS_TEST_ALL") == "1":
+        return
+    kept, elsewhere = [], []
+    for item in items:
+        on_this_leg = uses_the_database(item) and not item.get_closest_marker("sqlite_file")
+        (kept if on_this_leg else elsewhere).append(item)
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = kept
 
 
 @pytest.fixture(autouse=True)
@@ -89,3 +135,47 @@ def drawn_evening():
         )
 
     return draw
+
+
+@pytest.fixture(scope="session")
+def migrated_laptop(tmp_path_factory):
+    """The SQLite file of a club laptop right after its first ``manage.py migrate``.
+
+    Made once per test process by the site itself: ``manage.py migrate`` in a
+    child process with the laptop's default settings on a data folder of its
+    own (a fresh migrate takes seconds). Tests read it or copy it with
+    ``laptop_database``; none writes to it. ``make lan`` on a fresh laptop,
+    migrating by itself, is tests/lan/test_club_laptop.py's.
+    """
+    data = tmp_path_factory.mktemp("migrated-laptop")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.development", KLAVERJAS_DATA_DIR=str(data))
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return data / "db.sqlite3"
+
+
+@pytest.fixture
+def laptop_database(migrated_laptop):
+    """Copies the migrated laptop's database to ``path`` (SQLite's backup API: whole,
+    with what its WAL holds): ``laptop_database(data_dir / "db.sqlite3")``."""
+
+    def copy(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        source = sqlite3.connect(f"file:{migrated_laptop}?mode=ro", uri=True)
+        target = sqlite3.connect(path)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+            source.close()
+        return path
+
+    return copy

@@ -611,13 +611,12 @@ def _mode(path):
 
 
 @pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the club laptop's SQLite file")
-def test_the_live_database_is_private_once_the_site_opens_it(tmp_path):
+def test_the_live_database_is_private_once_the_site_opens_it(tmp_path, laptop_database):
     """An existing laptop's database was 0644 in a 0755 folder; migrate makes it 0600/0700."""
     data = tmp_path / "var"
     data.mkdir(mode=0o755)
     data.chmod(0o755)
-    (data / "db.sqlite3").touch(mode=0o644)  # an empty file is an empty SQLite database
-    (data / "db.sqlite3").chmod(0o644)
+    laptop_database(data / "db.sqlite3").chmod(0o644)  # migrated already: migrate only opens it
     env = {
         **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
         "DJANGO_SETTINGS_MODULE": "config.settings.development",

@@ -106,21 +106,12 @@ def test_sqlite_is_tuned_for_concurrent_writers(settings):
         assert cursor.fetchone()[0] == 1
 
 
-def test_sqlite_file_uses_wal_journal(tmp_path):
-    """The default database is a file in WAL mode (checked on a real file, not :memory:)."""
-    db = tmp_path / "db.sqlite3"
-    result = manage(
-        "migrate",
-        "--noinput",
-        env={
-            "DJANGO_SETTINGS_MODULE": "config.settings.development",
-            "KLAVERJAS_DATA_DIR": str(tmp_path),
-        },
-    )
-    assert result.returncode == 0, result.stderr
+def test_sqlite_file_uses_wal_journal(migrated_laptop):
+    """The default database is a file in WAL mode (checked on a real file, not :memory:):
+    the one a fresh ``manage.py migrate`` makes (see ``migrated_laptop``)."""
     import sqlite3
 
-    with sqlite3.connect(db) as conn:
+    with sqlite3.connect(migrated_laptop) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
