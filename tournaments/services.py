@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 from clubs.models import Member
 from clubs.permissions import Role, require_role
 
-from . import draw, signals
+from . import draw, selectors, signals, words
 from .models import (
     Attendance,
     Competition,
@@ -257,13 +257,22 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
         .values_list("member_id", flat=True)
     )
     rng = random.Random(seed)
-    odd_mode = odd_mode or competition.odd_players
+    chosen, odd_mode = odd_mode, odd_mode or competition.odd_players
     try:
         if competition.kind == Competition.Kind.PAIRS:
             result = _pairs_round(competition, evening, present, number)
         else:
+            # Tables of three only as far as invallers can fill them: a layout the
+            # wedstrijdleider chose is refused, the competition's own falls back to
+            # sit-outs (the draw page offers only what can be filled).
+            free = selectors.free_substitutes(evening=evening)
+            plan = draw.table_plan(len(present), odd_mode, substitutes=free)
+            if chosen and plan.fallback == plan.TOO_FEW_SUBSTITUTES:
+                raise ValidationError(words.table_of_three_refused(plan, free))
             history = _seat_history(competition, evening)
-            result = draw.individual_draw(present, history=history, rng=rng, odd_mode=odd_mode)
+            result = draw.individual_draw(
+                present, history=history, rng=rng, odd_mode=odd_mode, substitutes=free
+            )
     except draw.DrawError as exc:
         raise ValidationError(_draw_message(exc, len(present))) from exc
     round_ = Round.objects.create(evening=evening, number=number)

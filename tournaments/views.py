@@ -20,7 +20,7 @@ from scoring.rules import InvalidRuleset, get_ruleset
 from . import selectors, services
 from .forms import CompetitionForm, EveningForm, GuestForm, PairForm, PeriodForm
 from .models import Attendance, Competition, Evening, Pair, Period, Round, Seat
-from .words import describe_settings
+from .words import describe_settings, no_free_substitute
 
 
 def _competition(club, pk):
@@ -221,6 +221,8 @@ def evening_detail(request, club, pk):
         "can_score": has_role(request.user, club, Role.SCORER),
         "statuses": Evening.Status,
     }
+    if can_manage and evening.is_open:
+        context["draw_choices"] = selectors.draw_choices(evening=evening)
     return render(request, "tournaments/evening_detail.html", context)
 
 
@@ -351,7 +353,8 @@ def round_detail(request, club, pk):
         "movement": round_.evening.competition.movement,
     }
     if context["empty_seats"]:
-        context["substitute_candidates"] = selectors.substitute_candidates(round_=round_)
+        context["substitute_candidates"] = list(selectors.substitute_candidates(round_=round_))
+        context["no_free_substitute"] = no_free_substitute()
     return render(request, "tournaments/round_detail.html", context)
 
 
