@@ -173,6 +173,38 @@ def attendance_set(*, evening: Evening, member: Member, status: str | None, by):
 
 
 @transaction.atomic
+def attendance_all_present(*, evening: Evening, by) -> int:
+    """Check in at once every active member (not the guests) who has no attendance
+    this evening yet: one who called in absent, arrives late or left keeps it.
+    Returns how many were checked in."""
+    require_role(by, evening.competition.club, Role.DIRECTOR)
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    _check_evening_open(evening)
+    members = evening.competition.club.members.filter(is_active=True, is_guest=False).exclude(
+        attendances__evening=evening
+    )
+    checked_in = [
+        Attendance(evening=evening, member=member, status=Attendance.Status.PRESENT)
+        for member in members
+    ]
+    for attendance in checked_in:
+        attendance.full_clean(exclude=["evening", "member"], validate_unique=False)
+    Attendance.objects.bulk_create(checked_in)
+    if checked_in:
+        EveningLog.objects.create(
+            evening=evening,
+            user=by,
+            summary=ngettext(
+                "Everyone present: %(count)s player checked in",
+                "Everyone present: %(count)s players checked in",
+                len(checked_in),
+            )
+            % {"count": len(checked_in)},
+        )
+    return len(checked_in)
+
+
+@transaction.atomic
 def guest_check_in(*, evening: Evening, name: str, by) -> Attendance:
     """Add a guest (a new guest record of the club) and check them in."""
     require_role(by, evening.competition.club, Role.DIRECTOR)

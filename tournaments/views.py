@@ -230,6 +230,22 @@ def evening_detail(request, club, pk):
 def evening_attendance(request, club, pk):
     evening = _evening(club, pk)
     if request.method == "POST":
+        if "everyone" in request.POST:
+            try:
+                count = services.attendance_all_present(evening=evening, by=request.user)
+            except ValidationError as exc:
+                _error_messages(request, exc)
+            else:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(count)s player marked present.",
+                        "%(count)s players marked present.",
+                        count,
+                    )
+                    % {"count": count},
+                )
+            return redirect(request.path)
         if "guest" in request.POST:
             form = GuestForm(request.POST)
             if form.is_valid():
