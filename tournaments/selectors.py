@@ -7,8 +7,8 @@ from django.db.models import Count, Q
 
 from clubs.models import ClubRole, Member
 
-from . import draw, words
-from .models import Attendance, Competition, Evening, Round, Seat
+from . import draw, signals, words
+from .models import Attendance, Competition, Evening, Round, Seat, Table
 
 
 def club_competitions(*, club):
@@ -235,3 +235,38 @@ def round_late_pairs(*, round_: Round) -> list[LatePair]:
             names = f"{pair.first.name} & {pair.second.name}"
             late.append(LatePair(pair.number, names, table_of.get(pair.first_id)))
     return late
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """What deleting evenings takes with it: for the confirmation page, the
+    service's refusal and the club's log. ``evenings`` is 1 for an evening;
+    ``confirmed`` counts the confirmed games (results that would be lost)."""
+
+    evenings: int
+    rounds: int
+    tables: int
+    attendances: int
+    games: int
+    confirmed: int
+    hands: int
+    adjustments: int
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def deletion(*, evenings) -> Deletion:
+    """What goes with ``evenings`` (a query of evenings): ours counted here, the
+    games, hands and adjustments by scoring (``signals.results_asked``)."""
+    results = {"games": 0, "confirmed": 0, "hands": 0, "adjustments": 0}
+    for answer in signals.answers(signals.results_asked, Evening, evenings=evenings):
+        for key in results:
+            results[key] += answer.get(key, 0)
+    return Deletion(
+        evenings=evenings.count(),
+        rounds=Round.objects.filter(evening__in=evenings).count(),
+        tables=Table.objects.filter(round__evening__in=evenings).count(),
+        attendances=Attendance.objects.filter(evening__in=evenings).count(),
+        **results,
+    )

@@ -14,7 +14,7 @@ from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs.models import Member
+from clubs.models import ClubLog, Member
 from clubs.permissions import Role, require_role
 
 from . import draw, selectors, signals, words
@@ -612,3 +612,107 @@ def period_add(*, competition: Competition, name, start_date, end_date, by) -> P
 def period_remove(*, period, by) -> None:
     require_role(by, period.competition.club, Role.DIRECTOR)
     period.delete()
+
+
+# --- Deleting an evening or a competition ----------------------------------------------
+
+
+def _check_typed(deleting, typed, expected, field):
+    """Confirmed results go only when the wedstrijdleider typed ``expected`` exactly."""
+    if deleting.confirmed and (typed or "").strip() != expected:
+        raise ValidationError(
+            {
+                field: ngettext(
+                    "%(count)s confirmed game would be lost. Type %(expected)s exactly "
+                    "to delete it all the same.",
+                    "%(count)s confirmed games would be lost. Type %(expected)s exactly "
+                    "to delete them all the same.",
+                    deleting.confirmed,
+                )
+                % {"count": deleting.confirmed, "expected": expected}
+            }
+        )
+
+
+def _delete_evenings(evenings):
+    """Every row of ``evenings`` (a query), children first: the relations that
+    protect them (a game on its table, an adjustment on its evening, round or game,
+    a table on its round, a round on its evening) are emptied on purpose here,
+    scoring's through ``signals.evenings_deleting``; attendance and the evening
+    log go with the evening (CASCADE)."""
+    signals.evenings_deleting.send(Evening, evenings=evenings)
+    Seat.objects.filter(round__evening__in=evenings).delete()
+    Table.objects.filter(round__evening__in=evenings).delete()
+    Round.objects.filter(evening__in=evenings).delete()
+    evenings.delete()
+
+
+def _counts_words(deleting):
+    """ "3 rounds, 9 tables, 9 games (9 confirmed), 144 hands, 2 adjustments" for the log."""
+    words = [
+        ngettext("%(count)s round", "%(count)s rounds", deleting.rounds)
+        % {"count": deleting.rounds},
+        ngettext("%(count)s table", "%(count)s tables", deleting.tables)
+        % {"count": deleting.tables},
+        ngettext("%(count)s game", "%(count)s games", deleting.games) % {"count": deleting.games}
+        + " "
+        + _("(%(count)s confirmed)") % {"count": deleting.confirmed},
+        ngettext("%(count)s hand", "%(count)s hands", deleting.hands) % {"count": deleting.hands},
+        ngettext("%(count)s adjustment", "%(count)s adjustments", deleting.adjustments)
+        % {"count": deleting.adjustments},
+    ]
+    return ", ".join(words)
+
+
+@transaction.atomic
+def evening_delete(*, evening: Evening, by, typed: str = "") -> selectors.Deletion:
+    """Delete an evening with its rounds, tables, seats, games, hands, adjustments
+    and attendance. While it has confirmed games the wedstrijdleider must type the
+    evening's date (as 2026-10-06) exactly. Logged in the club's log."""
+    club = evening.competition.club
+    require_role(by, club, Role.DIRECTOR)
+    evening = Evening.objects.select_for_update().select_related("competition").get(pk=evening.pk)
+    _check_not_league(evening.competition)
+    evenings = Evening.objects.filter(pk=evening.pk)
+    deleting = selectors.deletion(evenings=evenings)
+    _check_typed(deleting, typed, evening.date.isoformat(), "typed")
+    _delete_evenings(evenings)
+    ClubLog.objects.create(
+        club=club,
+        user=by,
+        action=ClubLog.Action.EVENING_DELETE,
+        summary=_("Evening of %(date)s of %(competition)s deleted: %(counts)s")
+        % {
+            "date": evening.date.isoformat(),
+            "competition": evening.competition.name,
+            "counts": _counts_words(deleting),
+        },
+        detail={"evening": evening.pk, "competition": evening.competition_id, **deleting.as_dict()},
+    )
+    return deleting
+
+
+@transaction.atomic
+def competition_delete(*, competition: Competition, by, typed: str = "") -> selectors.Deletion:
+    """Delete a competition with its evenings (each as :func:`evening_delete`), its
+    pairs and its periods. While it has confirmed games the wedstrijdleider must
+    type the competition's name exactly. Logged in the club's log."""
+    club = competition.club
+    require_role(by, club, Role.DIRECTOR)
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    _check_not_league(competition)
+    evenings = Evening.objects.filter(competition=competition)
+    deleting = selectors.deletion(evenings=evenings)
+    _check_typed(deleting, typed, competition.name, "typed")
+    _delete_evenings(evenings)
+    name, pk = competition.name, competition.pk
+    competition.delete()  # its pairs and periods go with it (CASCADE)
+    ClubLog.objects.create(
+        club=club,
+        user=by,
+        action=ClubLog.Action.COMPETITION_DELETE,
+        summary=_("Competition %(name)s deleted: %(evenings)s evenings, %(counts)s")
+        % {"name": name, "evenings": deleting.evenings, "counts": _counts_words(deleting)},
+        detail={"competition": pk, **deleting.as_dict()},
+    )
+    return deleting
