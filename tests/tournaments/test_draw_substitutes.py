@@ -154,3 +154,17 @@ def test_an_empty_invaller_list_says_why(client, club, director, english):
     assert 'id="no-free-substitute"' in text
     assert "Choose substitute" not in text
     assert round_.seats.filter(member__isnull=True).count() == 1
+
+
+@pytest.mark.django_db
+def test_five_present_are_offered_sitting_out_only_with_the_reason(club, english):
+    evening = evening_of(club, 5, free=4)
+    choices = selectors.draw_choices(evening=evening)
+    assert choices.modes == ("sitout",) and choices.preferred == "sitout"
+    assert choices.reason.startswith("With 5 players a table of three is not possible")
+
+
+@pytest.mark.django_db
+def test_a_count_of_four_offers_no_choice_and_no_reason(club):
+    choices = selectors.draw_choices(evening=evening_of(club, 12))
+    assert (choices.modes, choices.reason) == ((), "")
