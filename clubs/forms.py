@@ -169,6 +169,21 @@ class MemberForm(forms.ModelForm):
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
         self.instance.club = club
+        if self.instance.pk is None and not self.is_bound:
+            # A new member (also the next one after "save and add next"): start typing.
+            self.fields["name"].widget.attrs["autofocus"] = True
+
+    def clean_membership_number(self):
+        """The club's numbers are unique (``member_number_unique_per_club``); said at
+        the field here, where the constraint alone would say it above the form."""
+        number = self.cleaned_data["membership_number"]
+        taken = Member.objects.filter(club=self.instance.club, membership_number=number)
+        if number and taken.exclude(pk=self.instance.pk).exists():
+            constraint = next(
+                c for c in Member._meta.constraints if c.name == "member_number_unique_per_club"
+            )
+            raise forms.ValidationError(constraint.violation_error_message, code="unique")
+        return number
 
 
 class MemberPinForm(forms.Form):

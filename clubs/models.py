@@ -251,7 +251,8 @@ class RoleTrace(models.Model):
 
 
 class ClubLog(models.Model):
-    """What was done to a club's records and by whom: imports, merges, role changes."""
+    """What was done to a club's records and by whom: imports, merges, role changes,
+    evenings and competitions deleted (their own logs go with them)."""
 
     class Action(models.TextChoices):
         MEMBER_IMPORT = "member_import", _("members imported")
@@ -265,6 +266,8 @@ class ClubLog(models.Model):
         INVITATION_ACCEPT = "invite_accept", _("invitation accepted")
         PASSWORD_LINK = "password_link", _("password link made")
         MEMBER_FORGET = "member_forget", _("member's personal data erased")
+        EVENING_DELETE = "evening_delete", _("evening deleted")
+        COMPETITION_DELETE = "competition_delete", _("competition deleted")
 
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="log", verbose_name=_("club")
@@ -300,6 +303,8 @@ class ClubLog(models.Model):
                         "invite_accept",
                         "password_link",
                         "member_forget",
+                        "evening_delete",
+                        "competition_delete",
                     ]
                 ),
                 name="clublog_action_known",

@@ -170,6 +170,7 @@ def member_pin(request, club, pk):
 
 
 def _member_form(request, club, member=None):
+    creating = member is None
     form = MemberForm(request.POST or None, instance=member, club=club)
     if request.method == "POST" and form.is_valid():
         fields = {name: form.cleaned_data[name] for name in form.Meta.fields}
@@ -181,6 +182,12 @@ def _member_form(request, club, member=None):
         except ValidationError as exc:
             apply_validation_error(form, exc)
         else:
+            if creating and "add_next" in request.POST:
+                # Save and add next: the empty form again, the name field focused.
+                messages.success(
+                    request, _("%(name)s saved. Add the next member.") % {"name": member.name}
+                )
+                return redirect("clubs:member-create", club=club.slug)
             messages.success(request, _("%(name)s saved.") % {"name": member.name})
             return redirect(member)
     return render(request, "clubs/member_form.html", {"club": club, "form": form, "member": member})

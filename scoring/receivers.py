@@ -33,6 +33,10 @@ def round_deleting(sender, *, round_, **kwargs):
     services.round_games_delete(round_=round_)
 
 
+def evenings_deleting(sender, *, evenings, **kwargs):
+    services.evenings_results_delete(evenings=evenings)
+
+
 def ruleset_changed(sender, *, competition, ruleset, **kwargs):
     services.competition_games_ruleset_set(competition=competition, ruleset=ruleset)
 
@@ -43,6 +47,10 @@ def play_asked(sender, *, competition=None, round_=None, **kwargs) -> bool:
 
 def open_games_asked(sender, *, evening, **kwargs) -> int:
     return selectors.evening_open_game_count(evening=evening)
+
+
+def results_asked(sender, *, evenings, **kwargs) -> dict:
+    return selectors.evenings_result_counts(evenings=evenings)
 
 
 def evening_saved(sender, instance, raw=False, **kwargs):
@@ -111,6 +119,8 @@ def connect():
     signals.ruleset_changed.connect(ruleset_changed, dispatch_uid="scoring.ruleset_changed")
     signals.play_asked.connect(play_asked, dispatch_uid="scoring.play_asked")
     signals.open_games_asked.connect(open_games_asked, dispatch_uid="scoring.open_games_asked")
+    signals.evenings_deleting.connect(evenings_deleting, dispatch_uid="scoring.evenings_deleting")
+    signals.results_asked.connect(results_asked, dispatch_uid="scoring.results_asked")
     # The stored evening totals. A hand changes only with its game's totals (the
     # services save both; the admin shows hands and games read-only); games, hands,
     # tables and seats are deleted only with their round (the admin may not delete

@@ -213,8 +213,33 @@ class StandingsTable(SpecTable):
 
 
 class EveningResultTable(StandingsTable):
+    """An evening's result. On a phone the rank, the name, the points and the
+    average fit the width (up to 400 px wide without the average); the other columns
+    (:attr:`DETAIL`) carry the class ``col-detail``, which the style sheet hides
+    on narrow screens (the files and a wider screen have them all)."""
+
+    DETAIL = ("games", "marsen", "nat", "roem")
+    """Keys of the columns a phone leaves out, besides every round's column."""
+    NARROWEST = ("average",)
+    """Keys of the columns phones up to 400 px wide leave out too (``col-narrowest``)."""
+
     class Meta(StandingsTable.Meta):
-        pass
+        attrs = {"class": "standings evening-result"}
+
+    def __init__(self, data, **kwargs):
+        super().__init__(data, **kwargs)
+        for bound in self.columns:
+            if bound.name in self.DETAIL or bound.name.startswith("round_"):
+                label = "col-detail"
+            elif bound.name in self.NARROWEST:
+                label = "col-narrowest"
+            else:
+                continue
+            attrs = {part: dict(values) for part, values in bound.column.attrs.items()}
+            for part in ("th", "td"):
+                cell = attrs.setdefault(part, {})
+                cell["class"] = " ".join(filter(None, (cell.get("class"), label)))
+            bound.column.attrs = attrs
 
     def row_class(self, record):
         return " ".join(key for key in ("winner", "prize", "poedel") if record.get(key))

@@ -9,6 +9,7 @@ deals four times. Clubs that cut for the first deal seat the draw accordingly.
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -451,6 +452,18 @@ def play_entered(*, competition=None, round_=None) -> bool:
     if round_ is not None:
         hands = hands.filter(game__table__round=round_)
     return hands.exists()
+
+
+def evenings_result_counts(*, evenings) -> dict:
+    """What results hang on ``evenings`` (a query of evenings): their games, how many
+    of those are confirmed, their hands and their adjustments (three queries)."""
+    games = Game.objects.filter(table__round__evening__in=evenings)
+    counts = games.aggregate(
+        games=Count("pk"), confirmed=Count("pk", filter=Q(status=Game.Status.CONFIRMED))
+    )
+    counts["hands"] = Hand.objects.filter(game__in=games).count()
+    counts["adjustments"] = Adjustment.objects.filter(evening__in=evenings).count()
+    return counts
 
 
 def evening_open_game_count(*, evening) -> int:

@@ -760,6 +760,14 @@ def round_games_delete(*, round_: Round) -> None:
     Game.objects.filter(table__round=round_).delete()
 
 
+def evenings_results_delete(*, evenings) -> None:
+    """Remove the adjustments and the games (their hands and audit go with them) of
+    ``evenings`` (a query), which are being deleted: inside the caller's
+    transaction (``tournaments.services.evening_delete``, which checks who may)."""
+    Adjustment.objects.filter(evening__in=evenings).delete()
+    Game.objects.filter(table__round__evening__in=evenings).delete()
+
+
 @transaction.atomic
 def competition_games_ruleset_set(*, competition, ruleset: rules.Ruleset) -> None:
     """The games of a competition without a hand play by its new rule set."""

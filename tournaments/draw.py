@@ -138,9 +138,11 @@ Odd numbers (``n`` not a multiple of four)
 - :attr:`OddMode.SITOUT`: ``n // 4`` tables, ``n % 4`` uitloters by the rota.
 - :attr:`OddMode.SUBSTITUTE`: ``ceil(n / 4)`` tables, ``e = 4T - n`` of them tables of
   three (one ``None`` seat each, never two). When the empty seats outnumber the
-  tables (only ``n = 5``: two tables would need three empty seats) the draw falls
-  back, deterministically, to ``n // 4`` full tables and the rest sit out by the
-  rota.
+  tables (only ``n = 5``: two tables would need three empty seats), or outnumber
+  the invallers free to fill them (``substitutes``: 13 present and nobody else
+  in the hall), the draw falls back, deterministically, to ``n // 4`` full tables
+  and the rest sit out by the rota. :func:`table_plan` says which layout a count
+  gets and why.
 
 **The rota of the tables of three.** Who sits at a table of three takes turns
 like the sit-out rota: players are keyed by (times at a table of three this
@@ -245,12 +247,14 @@ __all__ = [
     "RoundDraw",
     "Seat",
     "TableDraw",
+    "TablePlan",
     "evening_draw",
     "individual_draw",
     "movement_join",
     "movement_positions",
     "pairs_draw",
     "repeat_counts",
+    "table_plan",
 ]
 
 P = TypeVar("P", bound=Hashable)
@@ -488,17 +492,22 @@ def individual_draw(
     seed: int | str | bytes | None = None,
     rng: random.Random | None = None,
     odd_mode: OddMode | str = OddMode.SITOUT,
+    substitutes: int | None = None,
 ) -> RoundDraw[P]:
     """Draw one round of an individual competition for the present ``players``.
 
     ``history`` is the evening so far (and the season); pass ``seed`` or ``rng``
-    for a reproducible draw. See the module docstring for what is guaranteed.
+    for a reproducible draw. ``substitutes`` is how many invallers are free for
+    tables of three (``None``: enough); a substitute round that needs more is
+    drawn with sit-outs (:func:`table_plan`). See the module docstring for what is
+    guaranteed.
     """
     rng = _rng(seed, rng)
     mode = OddMode(odd_mode)
     present = _validated(players)
     history = history if history is not None else DrawHistory()
-    tables, empty, sitout_count = _table_plan(len(present), mode)
+    plan = table_plan(len(present), mode, substitutes=substitutes)
+    tables, empty, sitout_count = plan.tables, plan.empty_seats, plan.sitouts
     if empty:
         return _draw_with_threes(present, history, tables, empty, rng)
     small = tables <= 2
@@ -619,6 +628,7 @@ def evening_draw(
     seed: int | str | bytes | None = None,
     rng: random.Random | None = None,
     odd_mode: OddMode | str = OddMode.SITOUT,
+    substitutes: int | None = None,
 ) -> list[RoundDraw[P]]:
     """Draw ``rounds`` rounds for a fixed group, feeding each round into the history."""
     if rounds < 0:
@@ -627,7 +637,9 @@ def evening_draw(
     history = history if history is not None else DrawHistory()
     draws: list[RoundDraw[P]] = []
     for _ in range(rounds):
-        draw = individual_draw(players, history=history, rng=rng, odd_mode=odd_mode)
+        draw = individual_draw(
+            players, history=history, rng=rng, odd_mode=odd_mode, substitutes=substitutes
+        )
         draws.append(draw)
         history = history.extended(draw)
     return draws
@@ -797,20 +809,54 @@ def _validated(players: Iterable[P]) -> list[P]:
     return sorted(seen)  # type: ignore[type-var]
 
 
-def _table_plan(n: int, mode: OddMode) -> tuple[int, int, int]:
-    """(tables, empty seats, sit-outs) for ``n`` present players."""
+@dataclass(frozen=True)
+class TablePlan:
+    """How a round of ``n`` present players is laid out: the tables, how many of
+    them are tables of three (one empty seat each, for an invaller), who sits out.
+
+    ``fallback`` says why a substitute layout was not taken: ``""`` when it was (or
+    was not asked for), :attr:`NO_TABLE_OF_THREE` when the count allows no tables of
+    three (5 players: two tables would need three empty seats),
+    :attr:`TOO_FEW_SUBSTITUTES` when fewer invallers are free than the empty seats
+    need. A fallback is the sit-out layout.
+    """
+
+    NO_TABLE_OF_THREE = "no_table_of_three"
+    TOO_FEW_SUBSTITUTES = "too_few_substitutes"
+
+    tables: int
+    empty_seats: int
+    sitouts: int
+    fallback: str = ""
+    substitutes_needed: int = 0
+    """The empty seats the substitute layout would have had (0 without a fallback)."""
+
+
+def table_plan(n: int, mode: OddMode | str, *, substitutes: int | None = None) -> TablePlan:
+    """The layout of a round of ``n`` present players in ``mode``.
+
+    ``substitutes`` is how many invallers are free to take an empty seat (``None``:
+    as many as needed). The substitute layout has ``ceil(n / 4)`` tables, ``4T - n``
+    of them of three; when that needs more empty seats than there are tables, or
+    more invallers than are free, the round is the sit-out layout instead: the
+    draw never makes a table of three that nobody can fill.
+    """
     if n < 4:
         raise DrawError(
             DrawError.TOO_FEW_PLAYERS,
             f"A round needs at least 4 players; {n} present.",
             count=n,
         )
-    if mode is OddMode.SUBSTITUTE:
-        tables = -(-n // 4)
-        empty = 4 * tables - n
-        if empty <= tables:
-            return tables, empty, 0
-    return n // 4, 0, n % 4
+    sitout = TablePlan(n // 4, 0, n % 4)
+    if OddMode(mode) is not OddMode.SUBSTITUTE or not n % 4:
+        return sitout
+    tables = -(-n // 4)
+    empty = 4 * tables - n
+    if empty > tables:
+        return TablePlan(n // 4, 0, n % 4, TablePlan.NO_TABLE_OF_THREE, empty)
+    if substitutes is not None and empty > substitutes:
+        return TablePlan(n // 4, 0, n % 4, TablePlan.TOO_FEW_SUBSTITUTES, empty)
+    return TablePlan(tables, empty, 0)
 
 
 def _sitout_key(history: DrawHistory[P]) -> Callable[[P], tuple[int, int]]:

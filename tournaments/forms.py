@@ -178,6 +178,23 @@ class GuestForm(forms.Form):
     )
 
 
+class DeleteForm(forms.Form):
+    """The confirmation of deleting an evening or a competition: with confirmed
+    results the wedstrijdleider types ``expected`` (the date or the name); the
+    service compares it."""
+
+    typed = forms.CharField(required=False, max_length=200, strip=True)
+
+    def __init__(self, *args, expected, needs_typing, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["typed"]
+        if needs_typing:
+            field.label = _("Type %(expected)s to confirm") % {"expected": expected}
+            field.widget.attrs.update(autocomplete="off", spellcheck="false")
+        else:
+            field.widget = forms.HiddenInput()
+
+
 class SwapForm(forms.Form):
     first = forms.IntegerField(widget=forms.HiddenInput)
     second = forms.IntegerField(label=_("Swap with"))

@@ -8,7 +8,8 @@ from django.db.models import Count, Q
 from clubs.models import Member
 from clubs.permissions import Capability, roles_with
 
-from .models import Attendance, Competition, Evening, Round, Seat
+from . import draw, signals, words
+from .models import Attendance, Competition, Evening, Round, Seat, Table
 
 
 def club_competitions(*, club):
@@ -100,16 +101,68 @@ def round_is_last(*, round_: Round) -> bool:
     return not round_.evening.rounds.filter(number__gt=round_.number).exists()
 
 
+AWAY = (Attendance.Status.EXCUSED, Attendance.Status.LEFT)
+"""Attendance that rules a member out as an invaller: called in absent, or left."""
+
+
+def _substitute_pool(evening):
+    """The club's active members (guests too) who can fill in this evening: not
+    called in absent, not gone home."""
+    away = Attendance.objects.filter(evening=evening, status__in=AWAY)
+    return Member.objects.filter(club_id=evening.competition.club_id, is_active=True).exclude(
+        pk__in=away.values("member_id")
+    )
+
+
 def substitute_candidates(*, round_: Round):
-    """The club's active members (guests too) not drawn at a table in the round:
-    whom the wedstrijdleider can choose as the substitute of a table of three (the
-    service refuses one who already substitutes at another table)."""
+    """The members of the pool not drawn at a table in the round: whom the
+    wedstrijdleider can choose as the substitute of a table of three (the service
+    refuses one who already substitutes at another table)."""
     seated = Seat.objects.filter(round=round_, table__isnull=False, member__isnull=False)
     return (
-        Member.objects.filter(club_id=round_.evening.competition.club_id, is_active=True)
-        .exclude(pk__in=seated.values("member_id"))
-        .order_by("name")
+        _substitute_pool(round_.evening).exclude(pk__in=seated.values("member_id")).order_by("name")
     )
+
+
+def free_substitutes(*, evening) -> int:
+    """How many invallers a round about to be drawn can count on: the members of
+    the pool who are not present to play (the present all get a seat when the
+    round has tables of three)."""
+    present = evening.attendances.filter(status=Attendance.Status.PRESENT)
+    return _substitute_pool(evening).exclude(pk__in=present.values("member_id")).count()
+
+
+@dataclass(frozen=True)
+class DrawChoices:
+    """What the draw button offers for the players present now.
+
+    ``modes`` are the layouts for players left over that can be filled (empty when
+    the count is a multiple of four: nothing is left over); ``preferred`` is the
+    competition's own when it is offered; ``reason`` says in a sentence why a table
+    of three is not offered ("" when it is, or nobody is left over).
+    """
+
+    present: int
+    modes: tuple[str, ...]
+    preferred: str
+    reason: str
+
+
+def draw_choices(*, evening) -> DrawChoices:
+    """The layouts the next draw can offer, and why a table of three is not among them."""
+    competition = evening.competition
+    present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
+    sitout, substitute = Competition.OddPlayers.SITOUT, Competition.OddPlayers.SUBSTITUTE
+    if present < 4 or not present % 4 or competition.kind == Competition.Kind.PAIRS:
+        return DrawChoices(present, (), competition.odd_players, "")
+    free = free_substitutes(evening=evening)
+    plan = draw.table_plan(present, draw.OddMode.SUBSTITUTE, substitutes=free)
+    if not plan.fallback:
+        modes = (sitout, substitute)
+        preferred = competition.odd_players
+    else:
+        modes, preferred = (sitout,), sitout
+    return DrawChoices(present, modes, preferred, words.table_of_three_refused(plan, free))
 
 
 def round_plan(*, round_: Round):
@@ -183,3 +236,38 @@ def round_late_pairs(*, round_: Round) -> list[LatePair]:
             names = f"{pair.first.name} & {pair.second.name}"
             late.append(LatePair(pair.number, names, table_of.get(pair.first_id)))
     return late
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """What deleting evenings takes with it: for the confirmation page, the
+    service's refusal and the club's log. ``evenings`` is 1 for an evening;
+    ``confirmed`` counts the confirmed games (results that would be lost)."""
+
+    evenings: int
+    rounds: int
+    tables: int
+    attendances: int
+    games: int
+    confirmed: int
+    hands: int
+    adjustments: int
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def deletion(*, evenings) -> Deletion:
+    """What goes with ``evenings`` (a query of evenings): ours counted here, the
+    games, hands and adjustments by scoring (``signals.results_asked``)."""
+    results = {"games": 0, "confirmed": 0, "hands": 0, "adjustments": 0}
+    for answer in signals.answers(signals.results_asked, Evening, evenings=evenings):
+        for key in results:
+            results[key] += answer.get(key, 0)
+    return Deletion(
+        evenings=evenings.count(),
+        rounds=Round.objects.filter(evening__in=evenings).count(),
+        tables=Table.objects.filter(round__evening__in=evenings).count(),
+        attendances=Attendance.objects.filter(evening__in=evenings).count(),
+        **results,
+    )

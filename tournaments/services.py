@@ -14,10 +14,10 @@ from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs.models import Member
+from clubs.models import ClubLog, Member
 from clubs.permissions import Capability, require
 
-from . import draw, signals
+from . import draw, selectors, signals, words
 from .models import (
     Attendance,
     Competition,
@@ -173,6 +173,38 @@ def attendance_set(*, evening: Evening, member: Member, status: str | None, by):
 
 
 @transaction.atomic
+def attendance_all_present(*, evening: Evening, by) -> int:
+    """Check in at once every active member (not the guests) who has no attendance
+    this evening yet: one who called in absent, arrives late or left keeps it.
+    Returns how many were checked in."""
+    require(by, evening.competition.club, Capability.RUN_COMPETITIONS)
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    _check_evening_open(evening)
+    members = evening.competition.club.members.filter(is_active=True, is_guest=False).exclude(
+        attendances__evening=evening
+    )
+    checked_in = [
+        Attendance(evening=evening, member=member, status=Attendance.Status.PRESENT)
+        for member in members
+    ]
+    for attendance in checked_in:
+        attendance.full_clean(exclude=["evening", "member"], validate_unique=False)
+    Attendance.objects.bulk_create(checked_in)
+    if checked_in:
+        EveningLog.objects.create(
+            evening=evening,
+            user=by,
+            summary=ngettext(
+                "Everyone present: %(count)s player checked in",
+                "Everyone present: %(count)s players checked in",
+                len(checked_in),
+            )
+            % {"count": len(checked_in)},
+        )
+    return len(checked_in)
+
+
+@transaction.atomic
 def guest_check_in(*, evening: Evening, name: str, by) -> Attendance:
     """Add a guest (a new guest record of the club) and check them in."""
     require(by, evening.competition.club, Capability.RUN_COMPETITIONS)
@@ -257,13 +289,22 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
         .values_list("member_id", flat=True)
     )
     rng = random.Random(seed)
-    odd_mode = odd_mode or competition.odd_players
+    chosen, odd_mode = odd_mode, odd_mode or competition.odd_players
     try:
         if competition.kind == Competition.Kind.PAIRS:
             result = _pairs_round(competition, evening, present, number)
         else:
+            # Tables of three only as far as invallers can fill them: a layout the
+            # wedstrijdleider chose is refused, the competition's own falls back to
+            # sit-outs (the draw page offers only what can be filled).
+            free = selectors.free_substitutes(evening=evening)
+            plan = draw.table_plan(len(present), odd_mode, substitutes=free)
+            if chosen and plan.fallback == plan.TOO_FEW_SUBSTITUTES:
+                raise ValidationError(words.table_of_three_refused(plan, free))
             history = _seat_history(competition, evening)
-            result = draw.individual_draw(present, history=history, rng=rng, odd_mode=odd_mode)
+            result = draw.individual_draw(
+                present, history=history, rng=rng, odd_mode=odd_mode, substitutes=free
+            )
     except draw.DrawError as exc:
         raise ValidationError(_draw_message(exc, len(present))) from exc
     round_ = Round.objects.create(evening=evening, number=number)
@@ -571,3 +612,107 @@ def period_add(*, competition: Competition, name, start_date, end_date, by) -> P
 def period_remove(*, period, by) -> None:
     require(by, period.competition.club, Capability.RUN_COMPETITIONS)
     period.delete()
+
+
+# --- Deleting an evening or a competition ----------------------------------------------
+
+
+def _check_typed(deleting, typed, expected, field):
+    """Confirmed results go only when the wedstrijdleider typed ``expected`` exactly."""
+    if deleting.confirmed and (typed or "").strip() != expected:
+        raise ValidationError(
+            {
+                field: ngettext(
+                    "%(count)s confirmed game would be lost. Type %(expected)s exactly "
+                    "to delete it all the same.",
+                    "%(count)s confirmed games would be lost. Type %(expected)s exactly "
+                    "to delete them all the same.",
+                    deleting.confirmed,
+                )
+                % {"count": deleting.confirmed, "expected": expected}
+            }
+        )
+
+
+def _delete_evenings(evenings):
+    """Every row of ``evenings`` (a query), children first: the relations that
+    protect them (a game on its table, an adjustment on its evening, round or game,
+    a table on its round, a round on its evening) are emptied on purpose here,
+    scoring's through ``signals.evenings_deleting``; attendance and the evening
+    log go with the evening (CASCADE)."""
+    signals.evenings_deleting.send(Evening, evenings=evenings)
+    Seat.objects.filter(round__evening__in=evenings).delete()
+    Table.objects.filter(round__evening__in=evenings).delete()
+    Round.objects.filter(evening__in=evenings).delete()
+    evenings.delete()
+
+
+def _counts_words(deleting):
+    """ "3 rounds, 9 tables, 9 games (9 confirmed), 144 hands, 2 adjustments" for the log."""
+    words = [
+        ngettext("%(count)s round", "%(count)s rounds", deleting.rounds)
+        % {"count": deleting.rounds},
+        ngettext("%(count)s table", "%(count)s tables", deleting.tables)
+        % {"count": deleting.tables},
+        ngettext("%(count)s game", "%(count)s games", deleting.games) % {"count": deleting.games}
+        + " "
+        + _("(%(count)s confirmed)") % {"count": deleting.confirmed},
+        ngettext("%(count)s hand", "%(count)s hands", deleting.hands) % {"count": deleting.hands},
+        ngettext("%(count)s adjustment", "%(count)s adjustments", deleting.adjustments)
+        % {"count": deleting.adjustments},
+    ]
+    return ", ".join(words)
+
+
+@transaction.atomic
+def evening_delete(*, evening: Evening, by, typed: str = "") -> selectors.Deletion:
+    """Delete an evening with its rounds, tables, seats, games, hands, adjustments
+    and attendance. While it has confirmed games the wedstrijdleider must type the
+    evening's date (as 2026-10-06) exactly. Logged in the club's log."""
+    club = evening.competition.club
+    require(by, club, Capability.RUN_COMPETITIONS)
+    evening = Evening.objects.select_for_update().select_related("competition").get(pk=evening.pk)
+    _check_not_league(evening.competition)
+    evenings = Evening.objects.filter(pk=evening.pk)
+    deleting = selectors.deletion(evenings=evenings)
+    _check_typed(deleting, typed, evening.date.isoformat(), "typed")
+    _delete_evenings(evenings)
+    ClubLog.objects.create(
+        club=club,
+        user=by,
+        action=ClubLog.Action.EVENING_DELETE,
+        summary=_("Evening of %(date)s of %(competition)s deleted: %(counts)s")
+        % {
+            "date": evening.date.isoformat(),
+            "competition": evening.competition.name,
+            "counts": _counts_words(deleting),
+        },
+        detail={"evening": evening.pk, "competition": evening.competition_id, **deleting.as_dict()},
+    )
+    return deleting
+
+
+@transaction.atomic
+def competition_delete(*, competition: Competition, by, typed: str = "") -> selectors.Deletion:
+    """Delete a competition with its evenings (each as :func:`evening_delete`), its
+    pairs and its periods. While it has confirmed games the wedstrijdleider must
+    type the competition's name exactly. Logged in the club's log."""
+    club = competition.club
+    require(by, club, Capability.RUN_COMPETITIONS)
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    _check_not_league(competition)
+    evenings = Evening.objects.filter(competition=competition)
+    deleting = selectors.deletion(evenings=evenings)
+    _check_typed(deleting, typed, competition.name, "typed")
+    _delete_evenings(evenings)
+    name, pk = competition.name, competition.pk
+    competition.delete()  # its pairs and periods go with it (CASCADE)
+    ClubLog.objects.create(
+        club=club,
+        user=by,
+        action=ClubLog.Action.COMPETITION_DELETE,
+        summary=_("Competition %(name)s deleted: %(evenings)s evenings, %(counts)s")
+        % {"name": name, "evenings": deleting.evenings, "counts": _counts_words(deleting)},
+        detail={"competition": pk, **deleting.as_dict()},
+    )
+    return deleting

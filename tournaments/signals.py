@@ -20,6 +20,9 @@ Events (a receiver writes what follows from the change):
   in it); what hangs on its tables and seats goes first.
 - ``ruleset_changed``: ``competition`` plays by another ``ruleset`` (a
   ``Ruleset`` of the core) and has no hand yet; its games follow.
+- ``evenings_deleting``: the ``evenings`` (a query) are about to be deleted with
+  their rounds, tables and seats; their games (with the hands and the audit) and
+  their adjustments go first.
 
 Questions (the service reads every receiver's answer with ``answers()``):
 
@@ -27,6 +30,8 @@ Questions (the service reads every receiver's answer with ``answers()``):
   (True or False.)
 - ``open_games_asked``: with ``evening=``: how many of its games are not
   confirmed? (A number.)
+- ``results_asked``: with ``evenings=`` (a query): what results hang on them? (A
+  dict of counts: ``games``, ``confirmed`` games, ``hands``, ``adjustments``.)
 """
 
 from django.dispatch import Signal
@@ -35,9 +40,11 @@ round_drawn = Signal()
 round_sitouts_changed = Signal()
 round_deleting = Signal()
 ruleset_changed = Signal()
+evenings_deleting = Signal()
 
 play_asked = Signal()
 open_games_asked = Signal()
+results_asked = Signal()
 
 
 def answers(signal, sender, **kwargs) -> list:

@@ -21,6 +21,11 @@ urlpatterns = [
         name="competition-edit",
     ),
     path(
+        "clubs/<slug:club>/competitions/<int:pk>/delete/",
+        views.competition_delete,
+        name="competition-delete",
+    ),
+    path(
         "clubs/<slug:club>/competitions/<int:pk>/evenings/new/",
         views.evening_create,
         name="evening-create",
@@ -50,6 +55,11 @@ urlpatterns = [
         "clubs/<slug:club>/evenings/<int:pk>/attendance/",
         views.evening_attendance,
         name="evening-attendance",
+    ),
+    path(
+        "clubs/<slug:club>/evenings/<int:pk>/delete/",
+        views.evening_delete,
+        name="evening-delete",
     ),
     path(
         "clubs/<slug:club>/evenings/<int:pk>/status/",

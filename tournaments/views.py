@@ -18,9 +18,9 @@ from common.rulesets import describe_ruleset
 from scoring.rules import InvalidRuleset, get_ruleset
 
 from . import selectors, services
-from .forms import CompetitionForm, EveningForm, GuestForm, PairForm, PeriodForm
+from .forms import CompetitionForm, DeleteForm, EveningForm, GuestForm, PairForm, PeriodForm
 from .models import Attendance, Competition, Evening, Pair, Period, Round, Seat
-from .words import describe_settings
+from .words import describe_settings, no_free_substitute
 
 
 def _competition(club, pk):
@@ -222,6 +222,8 @@ def evening_detail(request, club, pk):
         "can_score": may(request.user, club, Capability.SCORE),
         "statuses": Evening.Status,
     }
+    if can_manage and evening.is_open:
+        context["draw_choices"] = selectors.draw_choices(evening=evening)
     return render(request, "tournaments/evening_detail.html", context)
 
 
@@ -229,6 +231,22 @@ def evening_detail(request, club, pk):
 def evening_attendance(request, club, pk):
     evening = _evening(club, pk)
     if request.method == "POST":
+        if "everyone" in request.POST:
+            try:
+                count = services.attendance_all_present(evening=evening, by=request.user)
+            except ValidationError as exc:
+                _error_messages(request, exc)
+            else:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(count)s player marked present.",
+                        "%(count)s players marked present.",
+                        count,
+                    )
+                    % {"count": count},
+                )
+            return redirect(request.path)
         if "guest" in request.POST:
             form = GuestForm(request.POST)
             if form.is_valid():
@@ -352,7 +370,8 @@ def round_detail(request, club, pk):
         "movement": round_.evening.competition.movement,
     }
     if context["empty_seats"]:
-        context["substitute_candidates"] = selectors.substitute_candidates(round_=round_)
+        context["substitute_candidates"] = list(selectors.substitute_candidates(round_=round_))
+        context["no_free_substitute"] = no_free_substitute()
     return render(request, "tournaments/round_detail.html", context)
 
 
@@ -399,3 +418,71 @@ def round_delete(request, club, pk):
         return redirect(round_)
     messages.success(request, _("The round is taken back."))
     return redirect(evening)
+
+
+def _delete_page(request, club, *, obj, evenings, expected, delete, done, back, context):
+    """The confirmation page of deleting ``obj``: what goes (``selectors.deletion``),
+    the typed confirmation while confirmed results would be lost; a POST with the
+    page's button calls ``delete(typed)`` (the service) and goes to ``done``."""
+    deleting = selectors.deletion(evenings=evenings)
+    form = DeleteForm(
+        request.POST if request.method == "POST" else None,
+        expected=expected,
+        needs_typing=bool(deleting.confirmed),
+    )
+    if request.method == "POST" and "confirm" in request.POST and form.is_valid():
+        try:
+            delete(form.cleaned_data["typed"])
+        except ValidationError as exc:
+            apply_validation_error(form, exc)
+        else:
+            messages.success(request, done[1])
+            return redirect(done[0])
+    context = {
+        "club": club,
+        "deleting": deleting,
+        "form": form,
+        "expected": expected,
+        "back": back,
+        "league": getattr(obj, "competition", obj).format == Competition.Format.LEAGUE,
+        **context,
+    }
+    return render(request, "tournaments/delete_confirm.html", context)
+
+
+@club_required(Capability.RUN_COMPETITIONS)
+def evening_delete(request, club, pk):
+    evening = _evening(club, pk)
+    date = evening.date.isoformat()
+    return _delete_page(
+        request,
+        club,
+        obj=evening,
+        evenings=Evening.objects.filter(pk=evening.pk),
+        expected=date,
+        delete=lambda typed: services.evening_delete(evening=evening, by=request.user, typed=typed),
+        done=(
+            evening.competition,
+            _("The evening of %(date)s is deleted.") % {"date": date},
+        ),
+        back=evening.get_absolute_url(),
+        context={"evening": evening, "competition": evening.competition},
+    )
+
+
+@club_required(Capability.RUN_COMPETITIONS)
+def competition_delete(request, club, pk):
+    competition = _competition(club, pk)
+    return _delete_page(
+        request,
+        club,
+        obj=competition,
+        evenings=Evening.objects.filter(competition=competition),
+        expected=competition.name,
+        delete=lambda typed: services.competition_delete(
+            competition=competition, by=request.user, typed=typed
+        ),
+        done=(club, _("%(name)s is deleted.") % {"name": competition.name}),
+        back=competition.get_absolute_url(),
+        context={"competition": competition},
+    )

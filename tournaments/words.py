@@ -11,7 +11,14 @@ from django.utils.translation import ngettext
 
 from .models import Competition
 
-__all__ = ["describe_prizes", "describe_scores", "describe_settings", "describe_side_ranking"]
+__all__ = [
+    "describe_prizes",
+    "describe_scores",
+    "describe_settings",
+    "describe_side_ranking",
+    "no_free_substitute",
+    "table_of_three_refused",
+]
 
 
 def describe_settings(competition, period=None):
@@ -162,3 +169,46 @@ def describe_side_ranking(side):
         "counted": counted,
         "minimum": minimum,
     }
+
+
+def table_of_three_refused(plan, free):
+    """Why the draw does not offer tables of three (``plan`` a ``draw.TablePlan``
+    with its fallback, ``free`` the invallers there are); "" when it does."""
+    if plan.fallback == plan.NO_TABLE_OF_THREE:
+        return _(
+            "With 5 players a table of three is not possible (two tables would need "
+            "three substitutes): one player sits out."
+        )
+    if plan.fallback != plan.TOO_FEW_SUBSTITUTES:
+        return ""
+    needed = ngettext(
+        "A table of three would need %(count)s substitute (invaller).",
+        "Tables of three would need %(count)s substitutes (invallers).",
+        plan.substitutes_needed,
+    ) % {"count": plan.substitutes_needed}
+    if free:
+        available = ngettext(
+            "Only %(count)s member of the club is free to fill in.",
+            "Only %(count)s members of the club are free to fill in.",
+            free,
+        ) % {"count": free}
+    else:
+        available = _(
+            "No member of the club is free to fill in: every active member is present "
+            "to play, called in absent or gone home."
+        )
+    then = _(
+        "So the players left over sit out. To draw tables of three, first add the "
+        "substitutes as members of the club."
+    )
+    return f"{needed} {available} {then}"
+
+
+def no_free_substitute():
+    """Why the invaller list of a table of three is empty."""
+    return _(
+        "No member of the club is free to fill in: every active member plays at a table "
+        "in this round, called in absent or gone home. Add the substitute as a member of "
+        "the club, or take back this draw and draw again with the players left over "
+        "sitting out."
+    )

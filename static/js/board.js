@@ -13,6 +13,9 @@
   var pages = [];
   var current = 0;
   var refreshTimer = null;
+  // On a phone the board is the plain result that scrolls (every row, no paging):
+  // the style sheet leaves out the detail columns below the same width.
+  var narrow = window.matchMedia ? window.matchMedia("(max-width: 40em)") : null;
 
   function seconds(name, fallback) {
     var value = Number(root.getAttribute(name));
@@ -43,7 +46,7 @@
     var label = indicator();
     label.textContent = "";
     pages = [];
-    if (!rows.length) return;
+    if (!rows.length || (narrow && narrow.matches)) return;
     window.scrollTo(0, 0);
     var bottom = rows[0].getBoundingClientRect().top;
     var room = Math.max(window.innerHeight - bottom - label.offsetHeight - 24, rows[0].offsetHeight);

@@ -71,9 +71,13 @@ def test_a_club_evening_in_dutch_from_set_up_to_the_tv_board(
     for n in range(1, 9):
         row = page.locator(f"#attendance li:has-text('Speler {n}')")
         assert row.locator("button[value=excused]").inner_text().strip() == "afmelden"
-        assert row.locator("button.mark-present").inner_text().strip() == "✓ aanwezig"
-        row.locator("button.mark-present").click()
+        toggle = row.locator("button.mark-present")
+        assert toggle.inner_text().strip() == "Aanwezig"  # no tick while not present
+        assert toggle.get_attribute("aria-pressed") == "false"
+        toggle.click()
         row.locator(".badge.status-present").wait_for()
+        assert row.locator("button.mark-present").get_attribute("aria-pressed") == "true"
+        assert "✓" in row.locator("button.mark-present").inner_text()
     assert page.locator("#present-count").inner_text() == "8"
     assert page.evaluate("window.noReload") is True
     shot(page, "attendance")

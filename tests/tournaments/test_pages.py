@@ -157,7 +157,10 @@ def test_attendance_buttons_say_what_they_do_and_a_tap_answers_with_the_row(logg
     page_url = url("evening-attendance", club, pk=evening.pk)
     page = logged_in.get(page_url, headers={"accept-language": "en"}).text
     row = page.split(f'id="m{member.pk}"')[1].split("</li>")[0]
-    assert "Mark present" in row and "Call in absent" in row
+    assert "Present" in row and "Call in absent" in row
+    # Not present: the toggle is not pressed and shows no tick.
+    toggle = row.split('class="mark-present"')[1].split("</button>")[0]
+    assert 'aria-pressed="false"' in toggle and "✓" not in toggle
     assert "/static/js/attendance.js" in page
     response = logged_in.post(
         page_url,
@@ -167,8 +170,8 @@ def test_attendance_buttons_say_what_they_do_and_a_tap_answers_with_the_row(logg
     answer = response.json()
     assert answer["present"] == 1
     assert answer["row"].strip().startswith(f'<li id="m{member.pk}"')
-    assert "status-present" in answer["row"] and "Not present" in answer["row"]
-    assert "Mark present" not in answer["row"]
+    assert "status-present" in answer["row"] and 'aria-pressed="true"' in answer["row"]
+    assert 'aria-pressed="false"' not in answer["row"]
     # Without the script the same buttons are a plain form post and a redirect.
     response = logged_in.post(page_url, {"member": other.pk, "status": "excused"})
     assert response.status_code == 302

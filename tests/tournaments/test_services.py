@@ -108,6 +108,7 @@ def test_three_rounds_of_16_players_repeat_no_partner(season, director):
 
 def test_substitute_mode_makes_a_table_of_three(season, director):
     evening, _ = present_evening(season, 7)
+    factories.member(season.club, "Invaller")  # a member free to fill in
     round_ = services.round_draw(evening=evening, by=director, odd_mode="substitute")
     assert round_.tables.count() == 2
     substitutes = round_.seats.filter(member__isnull=True)
