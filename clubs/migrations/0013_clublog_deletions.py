@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0011_password_link'),
+        ('clubs', '0012_secretary_role'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
