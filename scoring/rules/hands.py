@@ -587,9 +587,10 @@ def score_hand(
         separate tricks. Declared roem (``RoemRule.DECLARED``): per team what it
         declared, a sequence of runs by points (20 a run of three, 50 of four, 100 of
         five or more) and :data:`STUK`, or the written form ``"50+20+stuk"``; the
-        core counts them (:func:`count_declarations`: only the single highest run's
-        team scores its runs, a tie to the playing team; stuk always counts; nothing
-        for a team without a trick) and ``HandResult.roem`` is the roem that counts.
+        core counts them (:func:`count_declarations`: first nothing for a team
+        without a trick, so against a pit only the pit team's declarations count;
+        then only the single highest run's team scores its runs, a tie to the
+        playing team; stuk always counts) and ``HandResult.roem`` is the roem that counts.
         Plain ints under declared roem are that counted roem already (stored hands,
         old imports): checked, not counted again.
     ``pit``
@@ -743,8 +744,8 @@ def _score_verzaken(
     value_a, value_b = _pair(roem, "roem", "roem")
     if ruleset.roem_rule is _DECLARED and (_declares(value_a) or _declares(value_b)):
         # What each team declared, counted as in a hand played out (the single
-        # highest run's team scores its runs, a tie to the playing team); all of
-        # it goes to the other team.
+        # highest run's team scores its runs, a tie to the playing team; no pit
+        # here, so both teams took a trick); all of it goes to the other team.
         counted = count_declarations(check_declarations(roem), team)
         ra, rb = _declaration_points(counted[0]), _declaration_points(counted[1])
     elif ruleset.roem_rule is _DECLARED:

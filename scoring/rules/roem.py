@@ -58,9 +58,10 @@ runs are any sum of two of those, and stuk adds 20 once per hand:
 and 250. Only one team can score runs, the other at most its stuk.
 
 The table enters what each team *declared* (:data:`STUK` and runs by points);
-:func:`count_declarations` applies the highest-run rule and then the no-trick rule,
-in that order (as :func:`declared_roem` and the simulator do): a team whose higher
-run is lost for want of a trick still takes the other team's runs away.
+:func:`count_declarations` applies the no-trick rule first and then the highest-run
+rule (as :func:`declared_roem` and the simulator do, DOMAIN.md's order): a team that
+took no trick has no run to compare, so against a pit only the pit team's
+declarations count (A pits, A declared 20, B declared 50: A banks 162 + 100 + 20).
 """
 
 from __future__ import annotations
@@ -234,14 +235,19 @@ def hand_declarations(hand: Iterable[Card], trump: int) -> tuple[Roem, ...]:
     return tuple(items)
 
 
-def declared_roem(hands: Sequence[Iterable[Card]], trump: int, playing: Team | str) -> PerTeam:
+def declared_roem(
+    hands: Sequence[Iterable[Card]],
+    trump: int,
+    playing: Team | str,
+    pit: Team | str | None = None,
+) -> PerTeam:
     """The declarations that score, per team, from the four dealt hands (seats 0..3).
 
-    Both teams' runs are compared by their single highest run (by points); only the
-    team holding it scores its runs, and equal highest runs go to ``playing``. Stuk
-    scores for its holder. Returns ``PerTeam`` of tuples of :class:`Roem`; it does
-    not apply the rule that a team without a trick scores no roem (the caller, who
-    knows the tricks, does).
+    "No trick, no roem" comes first: the team that took no trick (the other team
+    made ``pit``) scores nothing and has no run to compare. Then both teams' runs are
+    compared by their single highest run (by points); only the team holding it
+    scores its runs, and equal highest runs go to ``playing``. Stuk scores for its
+    holder. Returns ``PerTeam`` of tuples of :class:`Roem`.
     """
     declared = [hand_declarations(h, trump) for h in hands]
     runs = {Team.A: [], Team.B: []}
@@ -250,6 +256,8 @@ def declared_roem(hands: Sequence[Iterable[Card]], trump: int, playing: Team | s
         team = Team.of_seat(seat)
         for item in items:
             (stuks if item.kind is RoemKind.STUK else runs)[team].append(item)
+    if pit is not None:
+        runs[Team(pit).other], stuks[Team(pit).other] = [], []
     best = {team: max((r.points for r in runs[team]), default=0) for team in Team}
     runs[_runs_lose(best[Team.A], best[Team.B], Team(playing))] = []
     return PerTeam(
@@ -278,23 +286,26 @@ def count_declarations(
     ``declared`` holds per team its runs (by points) and :data:`STUK`, as
     ``score_hand`` takes them once checked. Only the team with the single highest
     run scores its runs (equal highest runs go to ``playing``); stuk always scores
-    for its team; a team that took no trick (the other team made ``pit``) scores
-    nothing. The order of each team's items is kept.
+    for its team. "No trick, no roem" comes first: a team that took no trick (the
+    other team made ``pit``) scores nothing and has no run to compare, so the pit
+    team keeps its runs. The order of each team's items is kept.
 
     >>> count_declarations(((20, STUK), (50,)), "A")
     PerTeam(a=(RoemKind.STUK,), b=(50,))
     >>> count_declarations(((50,), (50,)), "B")
     PerTeam(a=(), b=(50,))
+    >>> count_declarations(((20,), (50,)), "A", pit="A")
+    PerTeam(a=(20,), b=())
     """
     a, b = (tuple(items) for items in declared)
+    if pit is not None:
+        a, b = (a, ()) if Team(pit) is Team.A else ((), b)
     best_a = max((i for i in a if i != STUK), default=0)
     best_b = max((i for i in b if i != STUK), default=0)
     counted = {Team.A: a, Team.B: b}
     if best_a and best_b:
         loser = _runs_lose(best_a, best_b, Team(playing))
         counted[loser] = tuple(i for i in counted[loser] if i == STUK)
-    if pit is not None:
-        counted[Team(pit).other] = ()
     return PerTeam(counted[Team.A], counted[Team.B])
 
 

@@ -210,13 +210,12 @@ def simulate_deal(
         tricks.append((leader, (_CARDS[a], _CARDS[b], _CARDS[c], _CARDS[d]), winner, points, roem))
         leader = winner
 
+    pit = Team.A if team_tricks[0] == 8 else Team.B if team_tricks[1] == 8 else None
     declarations = _NO_DECLARATIONS
     if not in_trick:
-        declared = declared_roem(hands, trump, playing)
-        # A team that took no trick scores no roem.
-        declarations = PerTeam(*(declared[t] if team_tricks[t] else () for t in (0, 1)))
+        # "No trick, no roem" first: against a pit only the pit team's runs compare.
+        declarations = declared_roem(hands, trump, playing, pit)
         team_roem = [sum(d.points for d in declarations[t]) for t in (0, 1)]
-    pit = Team.A if team_tricks[0] == 8 else Team.B if team_tricks[1] == 8 else None
 
     return Deal(
         ruleset=ruleset,

@@ -310,15 +310,22 @@
     return items;
   }
   /** The declarations that score per team {A: [...], B: [...]} from the four dealt
-   * hands by seat: only the team with the single highest run scores its runs (equal
-   * goes to ``playing``); stuk scores for its holder. */
-  function declaredRoem(hands, trump, playing) {
+   * hands by seat: "no trick, no roem" first (against a ``pit`` the other team
+   * scores nothing and has no run to compare), then only the team with the single
+   * highest run scores its runs (equal goes to ``playing``); stuk scores for its
+   * holder (scoring/rules/roem.py declared_roem). */
+  function declaredRoem(hands, trump, playing, pit) {
     var runs = { A: [], B: [] }, stuks = { A: [], B: [] };
     hands.forEach(function (hand, seat) {
       handDeclarations(hand, trump).forEach(function (item) {
         (item.kind === "stuk" ? stuks : runs)[teamOfSeat(seat)].push(item);
       });
     });
+    if (pit) {
+      var noTrick = pit === "A" ? "B" : "A";
+      runs[noTrick] = [];
+      stuks[noTrick] = [];
+    }
     var best = {};
     ["A", "B"].forEach(function (team) {
       best[team] = runs[team].reduce(function (m, r) { return Math.max(m, r.points); }, 0);
@@ -457,11 +464,8 @@
     var declaredRaw = null;
     if (input.roem_rule === "declared" && input.playing) {
       var hands = seatPlays.map(function (list) { return list.map(function (p) { return p.card; }); });
-      declaredRaw = declaredRoem(hands, trump, input.playing);
-      out.declarations = {
-        A: won[0] ? declaredRaw.A : [],
-        B: won[1] ? declaredRaw.B : [],
-      };
+      declaredRaw = declaredRoem(hands, trump, input.playing, out.pit);
+      out.declarations = { A: declaredRaw.A, B: declaredRaw.B };
       out.roem = [roemTotal(out.declarations.A), roemTotal(out.declarations.B)];
     }
     if (input.ruleset && input.playing) {
@@ -474,12 +478,13 @@
       var movedPoints = out.points.slice(), movedWon = won.slice(), movedRoem = out.roem.slice();
       movedPoints[from] -= last.points; movedPoints[to] += last.points;
       movedWon[from] -= 1; movedWon[to] += 1;
+      var movedPit = movedWon[0] === 8 ? "A" : movedWon[1] === 8 ? "B" : null;
       if (declaredRaw) {
-        movedRoem = [movedWon[0] ? roemTotal(declaredRaw.A) : 0, movedWon[1] ? roemTotal(declaredRaw.B) : 0];
+        var moved = declaredRoem(hands, trump, input.playing, movedPit);
+        movedRoem = [roemTotal(moved.A), roemTotal(moved.B)];
       } else {
         movedRoem[from] -= last.roem; movedRoem[to] += last.roem;
       }
-      var movedPit = movedWon[0] === 8 ? "A" : movedWon[1] === 8 ? "B" : null;
       var other = scoreHand(input.ruleset, input.playing, movedPoints, movedRoem, movedPit);
       out.lastTrickDecides = other.nat !== out.result.nat;
     }

@@ -89,6 +89,17 @@ def test_equal_runs_go_to_the_playing_team_which_keeps_its_50_when_nat(match):
     assert (hand.roem_a, hand.roem_b) == (0, 50)
 
 
+def test_against_a_pit_only_the_pit_teams_declarations_count(match):
+    """DOMAIN.md's example: A pits, A declared 20, B declared 50: B took no trick, so
+    it has no run to compare, and A banks 162 + 100 + 20."""
+    data = declared("A", 162, "20", "50", "A")
+    hand = services.hand_record(game=match.game, data=data, keeper="A")
+    hand.refresh_from_db()
+    assert (hand.declared_a, hand.declared_b) == ("20", "50")
+    assert (hand.roem_a, hand.roem_b) == (20, 0)
+    assert (hand.score_a, hand.score_b) == (282, 0)
+
+
 def test_declarations_are_stored_in_the_written_form(match):
     hand = services.hand_record(
         game=match.game, data=declared("A", 100, " S + 20,50 ", ""), keeper="A"
@@ -299,14 +310,15 @@ def test_the_grid_names_the_row_and_field_of_a_bad_declaration(client, club, dir
 # --- A whole match to 1500, entered as declared -------------------------------------------
 
 # (playing, card points A, declared A, declared B, pit) -> (banked A, banked B), by
-# seed 003's rule, counted by hand: runs only for the single highest run's team (a
+# seed 003's rule, counted by hand: no trick, no roem first (against a pit only the pit
+# team's declarations count), then runs only for the single highest run's team (a
 # tie to the playing team), stuk always, nat: 0 card points, each keeps its roem.
 MATCH = [
     (("A", 100, "20", "50", ""), (100, 112)),  # B's run of four beats A's run of three
     (("B", 100, "50", "50", ""), (162, 50)),  # a tie goes to B, who plays and is nat
     (("A", 120, "50+stuk", "20", ""), (190, 42)),  # A's run and stuk; B's run lost
     (("B", 30, "", "100+20", ""), (30, 252)),
-    (("A", 162, "50", "100", "A"), (262, 0)),  # pit: B's higher run, but no trick
+    (("A", 162, "50", "100", "A"), (312, 0)),  # pit: B took no trick, no run to compare
     (("A", 70, "20+20", "stuk", ""), (40, 182)),  # A nat: keeps its two runs
     (("B", 60, "100", "50+50", ""), (160, 102)),  # single highest: A's run of five
     (("A", 140, "50+20", "", ""), (210, 22)),
@@ -324,12 +336,12 @@ def test_a_whole_match_1500_entered_as_declared_comes_out_by_the_seeds_rule(matc
     assert game.hands_entered == len(MATCH)
     expected_a = sum(a for _, (a, _b) in MATCH)
     expected_b = sum(b for _, (_a, b) in MATCH)
-    assert (game.total_a, game.total_b) == (expected_a, expected_b) == (1264, 1286)
+    assert (game.total_a, game.total_b) == (expected_a, expected_b) == (1314, 1286)
     assert game.status == Game.Status.OPEN  # nobody has 1500 yet
     # The hand that takes B past 1500 ends the match.
     services.hand_record(game=game, data=declared("B", 40, "", "100+100", ""))
     game.refresh_from_db()
-    assert (game.total_a, game.total_b) == (1304, 1608)
+    assert (game.total_a, game.total_b) == (1354, 1608)
     assert game.status == Game.Status.COMPLETE and game.winner == "B"
 
 
@@ -405,7 +417,7 @@ def test_a_hand_log_with_declaration_columns_imports_by_the_seeds_rule(club):
     assert found.ok, [str(p) for p in found.problems]
     _import(competition, data)
     game = Game.objects.get(table__round__evening__competition=competition)
-    assert (game.total_a, game.total_b) == (1264, 1286)
+    assert (game.total_a, game.total_b) == (1314, 1286)
     hands = list(game.hands.order_by("number"))
     assert [(h.score_a, h.score_b) for h in hands] == [banked for _, banked in MATCH]
     assert hands[2].declared_a == "50+stuk"
@@ -471,7 +483,7 @@ def test_the_hand_log_of_a_declared_match_exports_and_imports_with_identical_tot
             create_members=True,
         ).competition
         restored = Game.objects.get(table__round__evening__competition=copy)
-        assert (restored.total_a, restored.total_b) == (1264, 1286)
+        assert (restored.total_a, restored.total_b) == (1314, 1286)
         original = list(match.game.hands.order_by("number"))
         again = list(restored.hands.order_by("number"))
         assert [services.hand_snapshot(h) for h in again] == [

@@ -64,16 +64,23 @@ DECLARED = {
     "test_pit_with_declarations_adds_100": (
         "A", (162, 0), (50, STUK), (), "A", (70, 0), (332, 0), False,
     ),
-    # Order: the highest-run rule first, then "no trick, no roem" (as the simulator and
-    # the trick checker count it): B's run beat A's, and B took no trick.
+    # Order (DOMAIN.md): "no trick, no roem" first, then the highest-run rule: B took
+    # no trick, so it has no run to compare and A keeps its run beside its stuk.
     "test_a_team_without_a_trick_scores_nothing_it_declared": (
-        "A", (162, 0), (20, STUK), (100,), "A", (20, 0), (282, 0), False,
+        "A", (162, 0), (20, STUK), (100,), "A", (40, 0), (302, 0), False,
     ),
     "test_the_defenders_pit_keeps_their_higher_run_the_players_none": (
         "A", (0, 162), (20,), (50,), "B", (0, 50), (0, 312), True,
     ),
-    "test_a_higher_run_without_a_trick_still_beats_the_other_runs": (
-        "A", (0, 162), (50,), (20, STUK), "B", (0, 20), (0, 282), True,
+    "test_a_higher_run_without_a_trick_does_not_take_the_pit_teams_runs": (
+        "A", (0, 162), (50,), (20, STUK), "B", (0, 40), (0, 302), True,
+    ),
+    # DOMAIN.md's own example: A pits, A declared 20, B declared 50.
+    "test_against_a_pit_only_the_pit_teams_declarations_count": (
+        "A", (162, 0), (20,), (50,), "A", (20, 0), (282, 0), False,
+    ),
+    "test_a_pit_teams_lower_run_counts_against_the_defenders_higher_one": (
+        "A", (162, 0), (50,), (100,), "A", (50, 0), (312, 0), False,
     ),
 }  # fmt: skip
 
@@ -200,6 +207,7 @@ def test_check_declarations_keeps_each_teams_items():
 def test_count_declarations_keeps_the_order_given():
     assert count_declarations(((STUK, 20), (50,)), "A") == ((STUK,), (50,))
     assert count_declarations(((STUK, 20), (50,)), "A", pit="B") == ((), (50,))
+    assert count_declarations(((STUK, 20), (50,)), "A", pit="A") == ((STUK, 20), ())
 
 
 def test_the_simulated_deals_score_the_same_from_everything_declared():

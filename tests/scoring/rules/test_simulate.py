@@ -102,9 +102,11 @@ def check_deal(deal):
                 assert deal.points[team.index] >= IN_TRICK_MIN_POINTS[total]
         assert sum(deal.roem) in IN_TRICK_PIT_TOTALS
     else:
-        expected = declared_roem(deal.hands, trump, deal.playing)
+        # "No trick, no roem" first: against a pit only the pit team's runs compare.
+        expected = declared_roem(deal.hands, trump, deal.playing, deal.pit)
         for team in Team:
-            mine = expected[team.index] if tricks_won[team] else ()
+            mine = expected[team.index]
+            assert tricks_won[team] or not mine
             assert deal.declarations[team.index] == mine
             assert deal.roem[team.index] == sum(d.points for d in mine)
         with_runs = [t for t in Team if any(d.kind is not RoemKind.STUK for d in expected[t.index])]

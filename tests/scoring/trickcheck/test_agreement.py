@@ -143,8 +143,9 @@ def _last_trick_decides(deal, result):
     won[took] -= 1
     won[other] += 1
     if deal.ruleset.roem_rule is RoemRule.DECLARED:
-        declared = declared_roem(deal.hands, deal.trump, deal.playing)
-        roem = [sum(d.points for d in declared[i]) if won[i] else 0 for i in (0, 1)]
+        pit = Team.A if won[0] == 8 else Team.B if won[1] == 8 else None
+        declared = declared_roem(deal.hands, deal.trump, deal.playing, pit)
+        roem = [sum(d.points for d in declared[i]) for i in (0, 1)]
     else:
         roem[took] -= last.roem
         roem[other] += last.roem
