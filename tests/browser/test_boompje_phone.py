@@ -11,6 +11,7 @@ import pytest
 
 from scoring.models import Game, Hand
 from tests import factories
+from tests.browser.conftest import new_phone
 from tests.browser.test_accessibility import audit
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,19 +24,6 @@ PLAN = [("A", 100, 0, 0), ("B", 60, 0, 20), ("A", 90, 20, 0), ("B", 70, 0, 0)] *
 def table(club, drawn_evening):
     director = factories.role(club, "director")
     return drawn_evening(club, director).tables[0]
-
-
-def new_phone(browser):
-    context = browser.new_context(
-        locale="nl-NL",
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return page
 
 
 def open_counting_loads(page, url):
