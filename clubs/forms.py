@@ -364,18 +364,8 @@ class AccountEmailForm(forms.Form):
 
 
 class InvitationAcceptForm(forms.Form):
-    """Accepting as the logged-in account: whether to take the invitation's address."""
-
-    take_email = forms.BooleanField(required=False, initial=True)
-
-    def __init__(self, *args, offer="", **kwargs):
-        super().__init__(*args, **kwargs)
-        if offer:
-            self.fields["take_email"].label = _(
-                "Use %(email)s as my account's e-mail address (for “Forgot your password?”)"
-            ) % {"email": offer}
-        else:
-            del self.fields["take_email"]
+    """Accepting as the logged-in account: nothing to fill in. The invitation's address
+    is never offered to an existing account (see ``services.invitation_accept``)."""
 
 
 class AccountDeleteForm(forms.Form):

@@ -391,23 +391,15 @@ def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
     return invitation
 
 
-def invitation_email_offer(*, invitation: Invitation, user) -> str:
-    """The invitation's address, when ``user`` may take it as the account's own: the
-    account has none yet and no other account has it; else ""."""
-    if not invitation.email or user.email:
-        return ""
-    return "" if email_refusal(email=invitation.email, user=user) else invitation.email
-
-
 @transaction.atomic
-def invitation_accept(*, token: str, user, take_email: bool = False) -> ClubRole:
+def invitation_accept(*, token: str, user) -> ClubRole:
     """Give ``user`` the invitation's role (never taking a capability away) and use it up.
 
     An invitation tied to a member record links that record to the account, so
-    the player sees their own results. With ``take_email`` (the account's owner
-    ticked it) the invitation's address becomes the account's, only when the
-    account has none and no other account has it (:func:`invitation_email_offer`):
-    an address the account has is never changed by a club's invitation.
+    the player sees their own results. An invitation never sets the address of an
+    account that already exists: the address a club typed is nobody's word for it,
+    and a club that could set it could reset the account's password. The owner sets
+    it on the account page, with their password (:func:`account_email_set`).
     """
     invitation = Invitation.objects.select_for_update().filter(token=token).first()
     if invitation is None or not invitation.is_open():
@@ -430,10 +422,6 @@ def invitation_accept(*, token: str, user, take_email: bool = False) -> ClubRole
     if member is not None and member.user_id is None:
         member.user = user
         member.save(update_fields=["user"])
-    offer = invitation_email_offer(invitation=invitation, user=user) if take_email else ""
-    if offer:
-        user.email = normalised_email(offer)
-        user.save(update_fields=["email"])
     invitation.used_at = timezone.now()
     invitation.used_by = user
     invitation.save(update_fields=["used_at", "used_by"])

@@ -93,17 +93,15 @@ def invitation_accept(request, token):
     data = request.POST if request.method == "POST" else None
     form = accept_form = None
     if request.user.is_authenticated:
-        offer = services.invitation_email_offer(invitation=invitation, user=request.user)
-        accept_form = InvitationAcceptForm(data, offer=offer)
+        accept_form = InvitationAcceptForm(data)
     else:
         # The new account starts with the address the invitation was sent to; its
         # owner may change it.
         form = AccountCreationForm(data, initial={"email": normalised_email(invitation.email)})
     if request.method == "POST" and (accept_form if form is None else form).is_valid():
         user = request.user if form is None else form.save()
-        take_email = form is None and accept_form.cleaned_data.get("take_email", False)
         try:
-            role = services.invitation_accept(token=token, user=user, take_email=take_email)
+            role = services.invitation_accept(token=token, user=user)
         except ValidationError as exc:
             if form is not None:
                 user.delete()
