@@ -1295,6 +1295,18 @@ def results_import_apply(
         ruleset = probe.ruleset()
     else:
         competition = Competition.objects.select_for_update().get(pk=competition.pk)
+        if competition.format == Competition.Format.LEAGUE:
+            # Its evenings and tables follow the league's matches, which other clubs share.
+            raise ImportRejected(
+                [
+                    Problem(
+                        _(
+                            "This competition belongs to a league: its evenings follow the "
+                            "league's matches, so no results are imported into it."
+                        )
+                    )
+                ]
+            )
         ruleset = competition.ruleset()
     preview = _plan(
         data,

@@ -443,3 +443,19 @@ def test_a_captain_or_organiser_for_another_club_is_not_one_clubs_alone(db):
     assert account_confined_to(captain, a)
     team.captains.add(captain)
     assert not account_confined_to(captain, a)
+
+
+def test_no_results_are_imported_into_a_league_competition(world):
+    """Its evenings follow the league's matches, which the other clubs share."""
+    from common.tabular import ImportRejected
+    from scoring.exports import importers
+    from tournaments.models import Evening
+
+    competition = world.league.competition
+    evenings = Evening.objects.filter(competition=competition).count()
+    with pytest.raises(ImportRejected) as info:
+        importers.results_import_apply(
+            club=competition.club, competition=competition, data=b"datum\r\n", filename="x.csv"
+        )
+    assert "belongs to a league" in info.value.problems[0].message
+    assert Evening.objects.filter(competition=competition).count() == evenings
