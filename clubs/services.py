@@ -968,6 +968,24 @@ def _account_sentence_scrub(line, forms, username, replacement):
 # --- One's own account ----------------------------------------------------------------------
 
 
+OWN_PASSWORD_TRIES = 5
+OWN_PASSWORD_LOCK_SECONDS = 10 * 60
+
+
+def _own_password_checked(user, password, *, wrong: str) -> None:
+    """Check an account's own password, given again to change its e-mail address or to
+    delete it. Braked as a PIN is (:func:`clubs.auth.throttle_allowed`): a session left
+    open on a shared laptop does not let anyone guess the password without end."""
+    key = f"own-password-user:{user.pk}"
+    if not throttle_allowed([(key, OWN_PASSWORD_TRIES)], window=OWN_PASSWORD_LOCK_SECONDS):
+        raise ValidationError(
+            {"password": _("Too many wrong passwords; wait ten minutes and try again.")}
+        )
+    if not check_password(password or "", user.password):
+        raise ValidationError({"password": wrong})
+    throttle_clear(key)
+
+
 @transaction.atomic
 def account_email_set(*, user, by, email: str, password: str):
     """Set (or with an empty ``email`` remove) ``user``'s own e-mail address.
@@ -981,8 +999,7 @@ def account_email_set(*, user, by, email: str, password: str):
 
     if by is None or by.pk != user.pk:
         raise PermissionDenied(_("Only the owner of an account can change its e-mail address."))
-    if not check_password(password or "", user.password):
-        raise ValidationError({"password": _("That password is wrong; nothing is changed.")})
+    _own_password_checked(user, password, wrong=_("That password is wrong; nothing is changed."))
     email = normalised_email(email)
     if email:
         try:
@@ -1021,8 +1038,7 @@ def account_delete(*, user, by, password: str) -> None:
         raise PermissionDenied(
             _("A site operator's account is removed by another operator, in the admin.")
         )
-    if not check_password(password or "", user.password):
-        raise ValidationError({"password": _("That password is wrong; nothing is deleted.")})
+    _own_password_checked(user, password, wrong=_("That password is wrong; nothing is deleted."))
     admin_of = list(
         Club.objects.filter(roles__user=user, roles__role=Role.ADMIN).order_by("name", "pk")
     )

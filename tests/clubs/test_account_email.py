@@ -251,3 +251,28 @@ def test_a_reset_for_an_address_two_older_accounts_share_goes_to_neither(client,
     get_user_model().objects.create_user("twee", "SAMEN@example.org", "pw")
     reached, _messages = reset_reaches(client, "samen@example.org")
     assert reached == []
+
+
+@pytest.mark.parametrize("what", ["e-mail", "delete"])
+def test_the_own_password_is_braked_after_five_wrong_tries(what):
+    """A session left open cannot guess the password without end: after five wrong tries
+    even the right password is refused for ten minutes, and nothing changes."""
+    account = factories.user("eigenaar", password=PASSWORD)
+
+    def attempt(password):
+        if what == "e-mail":
+            services.account_email_set(
+                user=account, by=account, email="nieuw@example.org", password=password
+            )
+        else:
+            services.account_delete(user=account, by=account, password=password)
+
+    for _ in range(services.OWN_PASSWORD_TRIES):
+        with pytest.raises(ValidationError) as info:
+            attempt("geraden")
+        assert "klopt niet" in " ".join(info.value.messages)
+    with pytest.raises(ValidationError) as info:
+        attempt(PASSWORD)
+    assert "wacht tien minuten" in " ".join(info.value.messages)
+    account.refresh_from_db()
+    assert account.email == "" and account.is_active
