@@ -979,7 +979,7 @@ def _own_password_checked(user, password, *, wrong: str) -> None:
     key = f"own-password-user:{user.pk}"
     if not throttle_allowed([(key, OWN_PASSWORD_TRIES)], window=OWN_PASSWORD_LOCK_SECONDS):
         raise ValidationError(
-            {"password": _("Too many wrong passwords; wait ten minutes and try again.")}
+            _("Too many wrong passwords; wait ten minutes and try again."), code="throttled"
         )
     if not check_password(password or "", user.password):
         raise ValidationError({"password": wrong})

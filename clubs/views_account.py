@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from common.downloads import download
-from common.forms import apply_validation_error
+from common.forms import apply_validation_error, form_status
 
 from . import selectors, services
 from .forms import AccountDeleteForm, AccountEmailForm
@@ -61,7 +61,7 @@ def account_email(request):
             messages.success(request, _("Your e-mail address is saved."))
             return redirect("account")
     context = _context(request, AccountDeleteForm(), email_form=form)
-    return render(request, "clubs/account.html", context)
+    return render(request, "clubs/account.html", context, status=form_status(form))
 
 
 @login_required
@@ -89,4 +89,4 @@ def account_delete(request):
             logout(request)
             messages.success(request, _("Your account is deleted."))
             return redirect("clubs:home")
-    return render(request, "clubs/account.html", _context(request, form))
+    return render(request, "clubs/account.html", _context(request, form), status=form_status(form))

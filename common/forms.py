@@ -16,7 +16,7 @@ def apply_validation_error(form, exc):
         for field, errors in exc.error_dict.items():
             form.add_error(field if field in form.fields else None, errors)
     else:
-        form.add_error(None, exc.messages)
+        form.add_error(None, exc)  # keeps each error's code (``throttled``: form_status)
 
 
 class DateInput(forms.DateInput):

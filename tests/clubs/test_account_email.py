@@ -276,3 +276,16 @@ def test_the_own_password_is_braked_after_five_wrong_tries(what):
     assert "wacht tien minuten" in " ".join(info.value.messages)
     account.refresh_from_db()
     assert account.email == "" and account.is_active
+
+
+def test_the_account_page_answers_429_once_the_own_password_is_locked(client):
+    account = factories.user("eigenaar", password=PASSWORD)
+    client.force_login(account)
+    url = reverse("account-email")
+    for _ in range(services.OWN_PASSWORD_TRIES):
+        response = client.post(url, {"email": "nieuw@example.org", "password": "geraden"})
+        assert response.status_code == 200 and "klopt niet" in response.text
+    response = client.post(url, {"email": "nieuw@example.org", "password": PASSWORD})
+    assert response.status_code == 429 and "wacht tien minuten" in response.text
+    account.refresh_from_db()
+    assert account.email == ""
