@@ -40,14 +40,36 @@ Values
     an error of its row. ``actief`` and ``gast`` take ja/nee, yes/no, j/n, y/n,
     1/0, waar/onwaar, true/false, x (a tick) and true/false cells (also the
     ``=TRUE()`` formulas LibreOffice and Excel save them as); empty means
-    active, not a guest. Numbers become text ("1234", not "1234.0"); a phone or
-    membership number that arrives as a number cell may have lost its leading
-    zero, so the preview warns with the rows. Rows whose imported columns are
+    active, not a guest. Numbers become text ("1234", not "1234.0"). A value
+    whose letters a program could not write ("?ukasz W?sowski" in a CSV saved
+    in Windows-1252, or U+FFFD in any file) is refused by the reader
+    (:mod:`common.tabular`): its row is an error, saying how to save as UTF-8,
+    so it never renames a member or adds one. Rows whose imported columns are
     all empty are skipped.
+Leading zeros (membership numbers and phones are text)
+    A spreadsheet that reads a CSV with its "Standard" columns (LibreOffice's
+    default, Excel's too) makes 0045 the number 45 and saves it so, in CSV as
+    in a workbook. So the import never turns a stored 0045 into 45: a number
+    without leading zeros that is no member's number, but is one member's
+    number without its zeros, is that member (two such members, 045 and 0045,
+    are an error unless the name tells which); a phone that is a member's
+    phone without its zeros keeps the member's. A new member's phone of nine
+    digits (698765432) is a Dutch number without its 0, the way a spreadsheet
+    leaves 0698765432: it is imported with the 0 (a secretary expects the
+    number they typed, and no Dutch number has nine digits). The preview says
+    each of these, by column with the rows, and warns of a new member's
+    number without a zero where the club's numbers start with 0, and of the
+    number cells of other rows. The member export formats both columns as
+    text down the whole sheet, so a number typed there keeps its zeros.
 Members already in the club
     A row is that member when its membership number is the member's, or else
     when its name is (ignoring case and spacing; two members of that name
-    cannot be told apart, so the row is skipped). The columns the file has are
+    cannot be told apart, so the row is skipped), or else when its e-mail
+    address is one member's (ignoring case): a member renamed in a list
+    without numbers. The e-mail address does not find a member that another
+    row of the file is by number or name (a family shares an address), a
+    member two members share it with, or a member with another number than the
+    row's; the preview says "found by the e-mail address". The columns the file has are
     the truth: each value that differs is a change (an empty cell clears the
     field; an empty ``actief``/``gast`` means ja/nee as for a new member), shown
     in the preview as field: old -> new and applied when confirmed. Columns the
