@@ -14,12 +14,13 @@ Decisions
     as text (``@``) as columns, so every row is, also the empty ones below the
     list where a secretary types a new member, and so is each of their cells,
     an empty one too: a number typed there in LibreOffice or Excel keeps its
-    leading zero (tests/clubs/fixtures has LibreOffice's re-saves). Active and guest as the words ja/nee (yes/no in English),
-    not true/false cells: LibreOffice and Excel save those as ``=TRUE()``
-    formulas, and a word reads the same everywhere. A text starting with
-    ``=``, ``+``, ``-`` or ``@`` is written as a string cell with Excel's
-    quote prefix, so no spreadsheet reads it as a
-    formula, not even after the cell is edited; the value itself is unchanged.
+    leading zero (tests/clubs/fixtures has LibreOffice's re-saves). Active and
+    guest as the words ja/nee (yes/no in English), not true/false cells:
+    LibreOffice and Excel save those as ``=TRUE()`` formulas, and a word reads
+    the same everywhere. A text starting with ``=``, ``+``, ``-`` or ``@`` is
+    written as a string cell with Excel's quote prefix, so no spreadsheet reads
+    it as a formula, not even after the cell is edited; the value itself is
+    unchanged.
 CSV
     UTF-8 with a byte-order mark, so Excel shows accents right; the site's one
     dialect (``;`` between fields in Dutch, ``,`` in English: see

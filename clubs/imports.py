@@ -616,6 +616,11 @@ class _Index:
             self.by_key.setdefault(_name_key(member.name), []).append(member)
             if member.email:
                 self.by_email.setdefault(member.email.casefold(), []).append(member)
+        #: The lowest of the club's numbers that start with 0, "" when none does.
+        self.zero_example = min(
+            (m.membership_number for held in self.by_short_number.values() for m in held),
+            default="",
+        )
 
     def named(self, row) -> list[Member]:
         return self.by_key.get(_name_key(row.name), [])
@@ -754,12 +759,9 @@ def _check(club, rows, columns) -> _Plan:
         elif (member := index.by_email_of(row, claimed)) is not None:
             found_by = _("found by the e-mail address %(email)s") % {"email": member.email}
         else:
-            if _WITHOUT_ZEROS.fullmatch(number) and index.by_short_number:
-                example = min(
-                    m.membership_number for ms in index.by_short_number.values() for m in ms
-                )
+            if _WITHOUT_ZEROS.fullmatch(number) and index.zero_example:
                 plan.zeros.append(
-                    Zeros(row.row, "membership_number", number, example, Zeros.UNKNOWN)
+                    Zeros(row.row, "membership_number", number, index.zero_example, Zeros.UNKNOWN)
                 )
             plan.to_add.append(_restore_phone(row, None, plan))
             continue
