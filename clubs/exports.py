@@ -11,13 +11,16 @@ Decisions
     columns as wide as their longest value (between 8 and 50 characters).
     Texts as text (a membership number "0012" keeps its zeros; an empty field
     is an empty cell); the membership number and phone columns are formatted
-    as text (``@``), so a number typed there in LibreOffice or Excel keeps its
-    leading zero too. Active and guest as the words ja/nee (yes/no in English),
-    not true/false cells: LibreOffice and Excel save those as ``=TRUE()``
-    formulas, and a word reads the same everywhere. A text starting with
-    ``=``, ``+``, ``-`` or ``@`` is written as a string cell with Excel's
-    quote prefix, so no spreadsheet reads it as a
-    formula, not even after the cell is edited; the value itself is unchanged.
+    as text (``@``) as columns, so every row is, also the empty ones below the
+    list where a secretary types a new member, and so is each of their cells,
+    an empty one too: a number typed there in LibreOffice or Excel keeps its
+    leading zero (tests/clubs/fixtures has LibreOffice's re-saves). Active and
+    guest as the words ja/nee (yes/no in English), not true/false cells:
+    LibreOffice and Excel save those as ``=TRUE()`` formulas, and a word reads
+    the same everywhere. A text starting with ``=``, ``+``, ``-`` or ``@`` is
+    written as a string cell with Excel's quote prefix, so no spreadsheet reads
+    it as a formula, not even after the cell is edited; the value itself is
+    unchanged.
 CSV
     UTF-8 with a byte-order mark, so Excel shows accents right; the site's one
     dialect (``;`` between fields in Dutch, ``,`` in English: see
@@ -26,7 +29,9 @@ CSV
     value a spreadsheet could run as a formula gets a leading apostrophe, and a
     value holding ``,`` or ``;`` is quoted (see :mod:`common.csvfile`; a phone
     number "+31 6 ..." shows as "'+31 6 ..."). The importer drops that
-    apostrophe again.
+    apostrophe again. Nor can a CSV say that 0045 is text: a spreadsheet that
+    opens it with "Standard" columns reads 45, and the importer matches that
+    to 0045 again (see ``clubs.imports``, "Leading zeros").
 
 Both files are written by the one writer layer, :mod:`common.xlsxfile` and
 :mod:`common.csvfile`.

@@ -40,14 +40,36 @@ Values
     an error of its row. ``actief`` and ``gast`` take ja/nee, yes/no, j/n, y/n,
     1/0, waar/onwaar, true/false, x (a tick) and true/false cells (also the
     ``=TRUE()`` formulas LibreOffice and Excel save them as); empty means
-    active, not a guest. Numbers become text ("1234", not "1234.0"); a phone or
-    membership number that arrives as a number cell may have lost its leading
-    zero, so the preview warns with the rows. Rows whose imported columns are
+    active, not a guest. Numbers become text ("1234", not "1234.0"). A value
+    whose letters a program could not write ("?ukasz W?sowski" in a CSV saved
+    in Windows-1252, or U+FFFD in any file) is refused by the reader
+    (:mod:`common.tabular`): its row is an error, saying how to save as UTF-8,
+    so it never renames a member or adds one. Rows whose imported columns are
     all empty are skipped.
+Leading zeros (membership numbers and phones are text)
+    A spreadsheet that reads a CSV with its "Standard" columns (LibreOffice's
+    default, Excel's too) makes 0045 the number 45 and saves it so, in CSV as
+    in a workbook. So the import never turns a stored 0045 into 45: a number
+    without leading zeros that is no member's number, but is one member's
+    number without its zeros, is that member (two such members, 045 and 0045,
+    are an error unless the name tells which); a phone that is a member's
+    phone without its zeros keeps the member's. A new member's phone of nine
+    digits (698765432) is a Dutch number without its 0, the way a spreadsheet
+    leaves 0698765432: it is imported with the 0 (a secretary expects the
+    number they typed, and no Dutch number has nine digits). The preview says
+    each of these, by column with the rows, and warns of a new member's
+    number without a zero where the club's numbers start with 0, and of the
+    number cells of other rows. The member export formats both columns as
+    text down the whole sheet, so a number typed there keeps its zeros.
 Members already in the club
     A row is that member when its membership number is the member's, or else
     when its name is (ignoring case and spacing; two members of that name
-    cannot be told apart, so the row is skipped). The columns the file has are
+    cannot be told apart, so the row is skipped), or else when its e-mail
+    address is one member's (ignoring case): a member renamed in a list
+    without numbers. The e-mail address does not find a member that another
+    row of the file is by number or name (a family shares an address), a
+    member two members share it with, or a member with another number than the
+    row's; the preview says "found by the e-mail address". The columns the file has are
     the truth: each value that differs is a change (an empty cell clears the
     field; an empty ``actief``/``gast`` means ja/nee as for a new member), shown
     in the preview as field: old -> new and applied when confirmed. Columns the
@@ -68,8 +90,9 @@ Limits
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, time
 
 from django.conf import settings
@@ -227,6 +250,7 @@ class Change:
     member_id: int
     name: str  # the member's name before the import
     fields: tuple[FieldChange, ...]
+    found_by: str = ""  # how the row was found when not by number or name, for the preview
 
     @property
     def old(self) -> dict:
@@ -250,6 +274,8 @@ class Preview:
     skipped: list[Skipped] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    zeros: list[Zeros] = field(default_factory=list)  # values read with their zeros back
+    number_cells: dict[str, list[int]] = field(default_factory=dict)  # field -> rows
 
     @property
     def ok(self) -> bool:
@@ -440,9 +466,7 @@ def _rows(table, preview: Preview) -> None:
             preview.rows.append(ImportRow(row=number, **row))
     preview.problems.extend(table.problems)
     preview.warnings.extend(table.warnings)
-    for name, rows in numbers.items():
-        if rows:
-            preview.warnings.append(_number_warning(preview.columns[name], rows))
+    preview.number_cells = numbers
     for index in sorted(untitled):
         preview.warnings.append(
             _("Column %(column)s has values but no title; it is not imported.")
@@ -452,8 +476,72 @@ def _rows(table, preview: Preview) -> None:
         preview.problems.append(Problem(_("The file has column titles but no members.")))
 
 
+def _zeros_warnings(preview) -> list[str]:
+    """What the preview says of values that lost their leading zeros: the ones read back
+    (by column and kind), then the number cells of other rows, which may have lost one."""
+    warnings = []
+    for name in NUMBER_FIELDS:
+        column = preview.columns.get(name, "")
+        for how in (Zeros.MEMBER, Zeros.UNKNOWN, Zeros.DUTCH):
+            found = [z for z in preview.zeros if z.field == name and z.how == how]
+            if found:
+                warnings.append(_zeros_warning(column, how, found))
+        noted = {z.row for z in preview.zeros if z.field == name}
+        rows = [row for row in preview.number_cells.get(name, []) if row not in noted]
+        if rows:
+            warnings.append(_number_warning(column, rows))
+    return warnings
+
+
+def _rows_text(rows) -> str:
+    return ", ".join(str(row) for row in rows[:10]) + (" …" if len(rows) > 10 else "")
+
+
+def _zeros_warning(column, how, found) -> str:
+    values = {"column": column, "rows": _rows_text([z.row for z in found])}
+    values |= {"given": found[0].given, "value": found[0].value}
+    if how == Zeros.UNKNOWN:
+        return (
+            ngettext(
+                "Column “%(column)s”, row %(rows)s: the new member's number %(given)s may have "
+                "lost its leading zeros in the spreadsheet, as the club's numbers start with 0 "
+                "(%(value)s). Check it before you import.",
+                "Column “%(column)s”, rows %(rows)s: the new members' numbers (%(given)s) may "
+                "have lost their leading zeros in the spreadsheet, as the club's numbers start "
+                "with 0 (%(value)s). Check them before you import.",
+                len(found),
+            )
+            % values
+        )
+    if how == Zeros.DUTCH:
+        return (
+            ngettext(
+                "Column “%(column)s”, row %(rows)s: %(given)s has nine digits, a Dutch phone "
+                "number without its leading 0, so it is imported as %(value)s. Check it "
+                "before you import.",
+                "Column “%(column)s”, rows %(rows)s: these phone numbers have nine digits, "
+                "Dutch numbers without their leading 0 (%(given)s), so they are imported with "
+                "the 0 (%(value)s). Check them before you import.",
+                len(found),
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Column “%(column)s”, row %(rows)s: the spreadsheet dropped the leading zeros "
+            "(%(given)s is the member's %(value)s); the member keeps %(value)s. Format the "
+            "column as text in the spreadsheet, as in the site's .xlsx export.",
+            "Column “%(column)s”, rows %(rows)s: the spreadsheet dropped the leading zeros "
+            "(%(given)s is the member's %(value)s, for example); the members keep theirs. "
+            "Format the column as text in the spreadsheet, as in the site's .xlsx export.",
+            len(found),
+        )
+        % values
+    )
+
+
 def _number_warning(column, rows) -> str:
-    shown = ", ".join(str(row) for row in rows[:10]) + (" …" if len(rows) > 10 else "")
+    shown = _rows_text(rows)
     return ngettext(
         "Column “%(column)s” holds a number instead of text in row %(rows)s: a "
         "leading zero is lost that way (0612345678 becomes 612345678). Check the "
@@ -472,26 +560,143 @@ def _name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
+@dataclass(frozen=True)
+class Zeros:
+    """A number or phone of the file without its leading zeros, read as what it was."""
+
+    MEMBER = "member"  # the member's own value, which the file shows without its zeros
+    DUTCH = "dutch"  # nine digits: a Dutch phone number without its 0, which is put back
+    UNKNOWN = "unknown"  # a new member's number, where the club's start with 0: ``value``
+    # is one of those, and the number is imported as the file has it
+
+    row: int
+    field: str
+    given: str
+    value: str
+    how: str
+
+
 @dataclass
 class _Plan:
     to_add: list[ImportRow] = field(default_factory=list)
     to_change: list[Change] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    zeros: list[Zeros] = field(default_factory=list)
+
+
+#: Digits as a spreadsheet leaves them of a number it read: no leading zero.
+_WITHOUT_ZEROS = re.compile("[1-9][0-9]*")
+_WITH_ZEROS = re.compile("0[0-9]*")
+DUTCH_DIGITS_WITHOUT_ZERO = 9  # 06 12345678 and 010 1234567 are ten digits with the 0
+
+
+def _lost_zeros(stored: str, given: str) -> bool:
+    """Whether ``given`` is ``stored`` (a number, or a phone's digits) without its leading
+    zeros, as a spreadsheet leaves a number it read."""
+    digits = "".join(ch for ch in stored if ch in "0123456789")
+    return (
+        _WITHOUT_ZEROS.fullmatch(given) is not None
+        and _WITH_ZEROS.fullmatch(digits) is not None
+        and digits.lstrip("0") == given
+    )
+
+
+class _Index:
+    """The club's members, as a row of a file finds them."""
+
+    def __init__(self, members):
+        self.by_number, self.by_key, self.by_short_number, self.by_email = {}, {}, {}, {}
+        for member in members:
+            number = member.membership_number
+            if number:
+                self.by_number.setdefault(number, member)
+                if _WITH_ZEROS.fullmatch(number):
+                    self.by_short_number.setdefault(number.lstrip("0"), []).append(member)
+            self.by_key.setdefault(_name_key(member.name), []).append(member)
+            if member.email:
+                self.by_email.setdefault(member.email.casefold(), []).append(member)
+        #: The lowest of the club's numbers that start with 0, "" when none does.
+        self.zero_example = min(
+            (m.membership_number for held in self.by_short_number.values() for m in held),
+            default="",
+        )
+
+    def named(self, row) -> list[Member]:
+        return self.by_key.get(_name_key(row.name), [])
+
+    def claimed(self, row) -> Member | None:
+        """The member the row is by its number or its name (not by its e-mail address)."""
+        if row.membership_number in self.by_number:
+            return self.by_number[row.membership_number]
+        named = self.named(row)
+        return named[0] if len(named) == 1 else None
+
+    def by_email_of(self, row, claimed) -> Member | None:
+        """The one member with the row's e-mail address, when no other row is that member
+        and its number does not say otherwise (a family shares an address)."""
+        found = self.by_email.get(row.email.casefold(), []) if row.email else []
+        if len(found) != 1 or found[0].pk in claimed:
+            return None
+        member = found[0]
+        numbers = (row.membership_number, member.membership_number)
+        return None if all(numbers) and numbers[0] != numbers[1] else member
+
+
+def _restore_number(row, index, plan, labels):
+    """The row with the member's own number when the file dropped its leading zeros
+    (45 for 0045); None when that cannot be told (045 and 0045 are both members)."""
+    number = row.membership_number
+    if number in index.by_number or not _WITHOUT_ZEROS.fullmatch(number):
+        return row
+    held = index.by_short_number.get(number, [])
+    if len(held) > 1:
+        held = [member for member in held if member in index.named(row)]
+        if len(held) != 1:
+            numbers = sorted(m.membership_number for m in index.by_short_number[number])
+            plan.problems.append(
+                Problem(
+                    _(
+                        "%(number)s may be %(numbers)s: the spreadsheet dropped the leading "
+                        "zeros. Write the number with its zeros, in a column formatted as "
+                        "text."
+                    )
+                    % {"number": number, "numbers": ", ".join(numbers)},
+                    row=row.row,
+                    column=labels["membership_number"],
+                )
+            )
+            return None
+    if not held:
+        return row
+    kept = held[0].membership_number
+    plan.zeros.append(Zeros(row.row, "membership_number", number, kept, Zeros.MEMBER))
+    return replace(row, membership_number=kept)
+
+
+def _restore_phone(row, member, plan):
+    """The row with the phone's leading zero back: the member's own phone when the file
+    shows it without its zeros, else a 0 before nine digits (a Dutch number)."""
+    phone = row.phone
+    if not _WITHOUT_ZEROS.fullmatch(phone):
+        return row
+    if member is not None and _lost_zeros(member.phone, phone):
+        kept, how = member.phone, Zeros.MEMBER
+    elif len(phone) == DUTCH_DIGITS_WITHOUT_ZERO:
+        kept, how = "0" + phone, Zeros.DUTCH
+    else:
+        return row
+    plan.zeros.append(Zeros(row.row, "phone", phone, kept, how))
+    return replace(row, phone=kept)
 
 
 def _check(club, rows, columns) -> _Plan:
     """Classify rows against each other and the club: add, change, skip, or a problem."""
     labels = column_titles() | dict(columns or {})
     present = [name for name in FIELDS if not columns or name in columns]
-    members = list(Member.objects.filter(club=club))
-    by_number, by_key = {}, {}
-    for member in members:
-        if member.membership_number:
-            by_number.setdefault(member.membership_number, member)
-        by_key.setdefault(_name_key(member.name), []).append(member)
+    index = _Index(Member.objects.filter(club=club))
     plan = _Plan()
-    seen_numbers, seen_names, seen_members = {}, {}, {}
+    valid = []
     for row in rows:
         try:
             row.member(club).full_clean(
@@ -502,6 +707,12 @@ def _check(club, rows, columns) -> _Plan:
                 column = None if name == NON_FIELD_ERRORS else labels.get(name, name)
                 plan.problems.extend(Problem(m, row=row.row, column=column) for m in messages)
             continue
+        row = _restore_number(row, index, plan, labels)
+        if row is not None:
+            valid.append(row)
+    claimed = {member.pk for member in map(index.claimed, valid) if member is not None}
+    seen_numbers, seen_names, seen_members = {}, {}, {}
+    for row in valid:
         duplicate = False
         number, key = row.membership_number, _name_key(row.name)
         if number:
@@ -532,9 +743,10 @@ def _check(club, rows, columns) -> _Plan:
             )
         if duplicate:
             continue
-        named = by_key.get(key, [])
-        if number and number in by_number:
-            member = by_number[number]
+        named = index.named(row)
+        found_by = ""
+        if number and number in index.by_number:
+            member = index.by_number[number]
         elif len(named) == 1:
             member = named[0]
         elif named:
@@ -544,8 +756,14 @@ def _check(club, rows, columns) -> _Plan:
             ) % {"count": len(named), "name": named[0].name}
             plan.skipped.append(Skipped(row=row, reason=reason))
             continue
+        elif (member := index.by_email_of(row, claimed)) is not None:
+            found_by = _("found by the e-mail address %(email)s") % {"email": member.email}
         else:
-            plan.to_add.append(row)
+            if _WITHOUT_ZEROS.fullmatch(number) and index.zero_example:
+                plan.zeros.append(
+                    Zeros(row.row, "membership_number", number, index.zero_example, Zeros.UNKNOWN)
+                )
+            plan.to_add.append(_restore_phone(row, None, plan))
             continue
         other = seen_members.setdefault(member.pk, row.row)
         if other != row.row:
@@ -557,6 +775,7 @@ def _check(club, rows, columns) -> _Plan:
                 )
             )
             continue
+        row = _restore_phone(row, member, plan)
         fields = tuple(
             FieldChange(name, labels[name], getattr(member, name), getattr(row, name))
             for name in present
@@ -566,11 +785,12 @@ def _check(club, rows, columns) -> _Plan:
             reason = _("already a member: %(name)s, nothing differs.") % {"name": member.name}
             plan.skipped.append(Skipped(row=row, reason=reason))
             continue
-        problems = _change_problems(row, member, fields, by_number, by_key, labels)
+        problems = _change_problems(row, member, fields, index.by_number, index.by_key, labels)
         if problems:
             plan.problems.extend(problems)
         else:
-            plan.to_change.append(Change(row, member.pk, member.name, fields))
+            plan.to_change.append(Change(row, member.pk, member.name, fields, found_by))
+    plan.zeros.sort(key=lambda zeros: (zeros.row, FIELDS.index(zeros.field)))
     return plan
 
 
@@ -621,6 +841,8 @@ def member_import_preview(*, club: Club, data: bytes, filename: str = "") -> Pre
     plan = _check(club, preview.rows, preview.columns)
     preview.to_add, preview.to_change, preview.skipped = plan.to_add, plan.to_change, plan.skipped
     preview.problems.extend(plan.problems)
+    preview.zeros = plan.zeros
+    preview.warnings.extend(_zeros_warnings(preview))
     preview.problems.sort(key=lambda p: (p.row is not None, p.row or 0))
     return preview
 

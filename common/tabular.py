@@ -33,6 +33,16 @@ Cell checks (one place, every format)
     LibreOffice and Excel save a true/false cell: they read as ``True`` and
     ``False``. An error cell (``#DIV/0!``) is Bad. Merged cells are a problem
     of the file naming the range.
+Lost letters
+    A text holding the replacement character U+FFFD (what a program writes for
+    a letter it could not convert) is Bad, in every format. So is a value (not
+    a title) holding ``?`` in a CSV file in an 8-bit character set
+    (Windows-1252, or plain ASCII without a byte-order mark): LibreOffice and
+    Excel write ``?`` for a letter that set lacks (``Łukasz Wąsowski`` becomes
+    ``?ukasz W?sowski``), and no name, number or score holds one. The message
+    says how to save the file as UTF-8 (:func:`save_as_utf8`). An importer
+    that reads such a cell refuses its row, so a lost letter never renames a
+    member or makes a new one.
 The formula guard
     The site's CSV exports put an apostrophe before a text starting with
     ``= + - @`` (:data:`FORMULA_TRIGGERS`); LibreOffice keeps it as data when
@@ -93,6 +103,8 @@ SEPARATORS = (";", ",", "\t")
 EXCEL_MAX_ROW = 1_048_576
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
+#: What a program writes for a character it could not read or convert (U+FFFD).
+REPLACEMENT = "\ufffd"
 _BOOLEAN_FORMULAS = {"=TRUE()": True, "=TRUE": True, "=FALSE()": False, "=FALSE": False}
 _CHUNK = 64 * 1024
 ODS_TYPE = "application/vnd.oasis.opendocument.spreadsheet"
@@ -222,8 +234,11 @@ def _too_long(limits):
     )
 
 
-def _text_cell(text: str, limits: Limits):
-    """A text cell as the importers get it: trimmed, unguarded, checked."""
+def _text_cell(text: str, limits: Limits, *, eight_bit=False):
+    """A text cell as the importers get it: trimmed, unguarded, checked.
+
+    ``eight_bit``: the cell is a value of a CSV file in an 8-bit character set,
+    where a "?" stands for a letter the saving program could not write."""
     if len(text) > limits.max_cell_chars:
         return _too_long(limits)
     text = text.strip()
@@ -239,7 +254,33 @@ def _text_cell(text: str, limits: Limits):
                 "keep the value on one line."
             )
         )
+    if REPLACEMENT in text:
+        return Bad(
+            _(
+                "the cell holds “%(mark)s” where a letter was lost when the file was "
+                "converted. %(advice)s"
+            )
+            % {"mark": REPLACEMENT, "advice": save_as_utf8()}
+        )
+    if eight_bit and "?" in text:
+        return Bad(
+            _(
+                "the cell holds “?” where the program that saved the file could not "
+                "write a letter (Windows-1252 has no Ł or ą, for example): the letter is "
+                "lost in this file. %(advice)s"
+            )
+            % {"advice": save_as_utf8()}
+        )
     return text
+
+
+def save_as_utf8() -> str:
+    """How to save a file so that every letter survives: the advice of every report."""
+    return _(
+        "Save the list again from the original as CSV with the character set UTF-8 "
+        "(Excel: “CSV UTF-8”; LibreOffice: “Unicode (UTF-8)”), or upload the workbook "
+        "itself (.xlsx or .ods)."
+    )
 
 
 def _formula_cell(formula: str):
@@ -444,7 +485,9 @@ def _open_csv(data: bytes, limits: Limits, known) -> Table:
     table = Table(
         kind="csv",
         limits=limits,
-        _rows=_csv_rows(text, separator, limits),
+        # An 8-bit file (Windows-1252, or one that is plain ASCII) has "?" where the
+        # saving program met a letter its character set lacks ("?ukasz W?sowski").
+        _rows=_csv_rows(text, separator, limits, eight_bit=encoding == "cp1252" or data.isascii()),
         separator=separator,
         first_line=first_line,
         warnings=warnings,
@@ -452,15 +495,18 @@ def _open_csv(data: bytes, limits: Limits, known) -> Table:
     return table
 
 
-def _csv_rows(text, separator, limits):
+def _csv_rows(text, separator, limits, *, eight_bit=False):
     reader = csv.reader(text, delimiter=separator)
     number = 0
     width = limits.max_columns + 1
+    titles = True  # a title may ask a question ("Betaald?"); a value may not
     try:
         for number, record in enumerate(reader, 1):  # noqa: B007 (used after the loop)
             if not any(record):
                 continue  # a blank line, fast: a file may hold millions
-            yield number, [_text_cell(value, limits) for value in record[:width]]
+            lossy = eight_bit and not titles
+            titles = False
+            yield number, [_text_cell(value, limits, eight_bit=lossy) for value in record[:width]]
     except csv.Error as exc:
         raise Rejected(
             Problem(
@@ -790,4 +836,5 @@ __all__ = [
     "is_empty",
     "normalise_title",
     "read_table",
+    "save_as_utf8",
 ]

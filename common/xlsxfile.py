@@ -59,9 +59,14 @@ class XlsxWriter:
     def text(self, sheet, value, *, font=None, as_text=False):
         """A text cell that is never read as a formula (None for an empty value).
         ``as_text``: formatted as text (``@``), so digits typed or pasted there later
-        (a phone number, a membership number) keep their leading zeros."""
+        (a phone number, a membership number) keep their leading zeros; an empty one
+        is an empty cell formatted so, not a missing cell."""
         if value is None or value == "":
-            return None
+            if not as_text:
+                return None
+            cell = self._Cell(sheet, value=None)
+            cell.number_format = "@"
+            return cell
         value = self.clean_text(value)
         if value.startswith("'") and needs_guard(value[1:]):
             # An apostrophe before = + - @ is what a guarded value looks like once a
@@ -144,7 +149,9 @@ def table_sheet(out: XlsxWriter, name, titles, rows, *, text_columns=()):
     """A sheet holding one table: the title row bold, frozen and filtered, columns
     as wide as their longest value (between 8 and 50 characters). ``rows`` are
     lists of plain values (text, number, date, bool, None); the columns whose
-    indexes are in ``text_columns`` are text cells formatted as text (``@``)."""
+    indexes are in ``text_columns`` are text: the column's style is text (``@``),
+    so every row of it is, also below the table, where a secretary types a new
+    member, and so is each of its cells in the table, also an empty one."""
     from openpyxl.utils import get_column_letter
 
     titles = [str(title) for title in titles]
@@ -163,7 +170,7 @@ def table_sheet(out: XlsxWriter, name, titles, rows, *, text_columns=()):
         sheet.append(
             [
                 out.text(sheet, value, as_text=True)
-                if index in text_columns and value is not None
+                if index in text_columns
                 else out.value(sheet, value)
                 for index, value in enumerate(row)
             ]

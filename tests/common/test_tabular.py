@@ -384,3 +384,44 @@ def test_a_zip_that_is_no_spreadsheet_is_refused():
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("photo.jpg", b"\xff\xd8")
     assert "not an Excel workbook" in rejected(buffer.getvalue(), "l.xlsx")
+
+
+# ---------------------------------------------------------------- lost letters
+
+
+def lost(value):
+    return isinstance(value, Bad) and "lost" in value.message and "UTF-8" in value.message
+
+
+@pytest.mark.parametrize(
+    "encoding", ["cp1252", "ascii"], ids=["windows-1252", "plain ascii, no byte-order mark"]
+)
+def test_a_question_mark_in_an_8_bit_csv_is_a_lost_letter_but_not_in_a_title(encoding):
+    text = "Naam;Betaald?\r\n?ukasz W?sowski;ja\r\nJan;nee?\r\n" + (
+        "José;ja\r\n" if encoding == "cp1252" else ""
+    )
+    _table, rows = read(text.encode(encoding))
+    assert rows[0] == (1, ["Naam", "Betaald?"])  # a title may ask
+    assert lost(rows[1][1][0]) and rows[1][1][1] == "ja"
+    assert rows[2][1][0] == "Jan" and lost(rows[2][1][1])
+    assert "Windows-1252 has no Ł or ą" in rows[1][1][0].message
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8", "utf-16"])
+def test_a_question_mark_in_a_unicode_csv_is_a_question_mark(encoding):
+    data = "Naam;Notitie\r\nZoë;komt ze?\r\n".encode(encoding)
+    _table, rows = read(data)
+    assert rows[1] == (2, ["Zoë", "komt ze?"])
+
+
+def test_the_replacement_character_is_a_lost_letter_in_every_format():
+    rows = [["Naam", "Telefoon"], ["\ufffdukasz", "06 1"]]
+    for data, filename in [
+        (csv_bytes(rows), "file.csv"),
+        (xlsx_bytes(rows), "file.xlsx"),
+        (ods_bytes(rows), "file.ods"),
+    ]:
+        _table, read_rows = read(data, filename)
+        cells = read_rows[1][1]
+        assert lost(cells[0]) and "“\ufffd”" in cells[0].message, filename
+        assert cells[1] == "06 1"
