@@ -340,7 +340,7 @@ def test_missing_columns_are_named(competition):
     columns = [c for c in handlog.COLUMNS if c not in ("points_b", "west")]
     problems = rejected(competition, csv_bytes(game_rows(), columns))
     assert len(problems) == 1 and problems[0].row == 1
-    assert "missing: west, points_b" in problems[0].message
+    assert "missing: West, Points zij" in problems[0].message
 
 
 def test_every_bad_row_is_reported_with_row_column_and_reason(competition):
