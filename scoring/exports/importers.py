@@ -1121,6 +1121,78 @@ def _games(hands, preview, ruleset):
     return good
 
 
+def _is_bad_game(key, bad_games):
+    """Whether a game has a bad row: one with its date, round and table, or one whose
+    unreadable date, round or table (None) could be this game's (its missing hand
+    would only repeat that row's problem)."""
+    if key in bad_games:
+        return True
+    return any(
+        None in bad and all(b is None or b == k for b, k in zip(bad, key, strict=True))
+        for bad in bad_games
+    )
+
+
+def _misplaced(hands, preview):
+    """Rows whose date, round or table is not their game's: (their row numbers, the
+    keys of the games they belong to).
+
+    A row is taken for a mistake of its own when the other rows with the same four
+    players and the same other two of date, round and table are more, and its hand
+    numbers fill exactly the gaps of their game; that row alone is blamed, and its
+    game is not checked further (it would only miss the hand).
+    """
+    title = preview.columns
+    strays, covered = set(), set()
+    for column, index in (("table", 2), ("round", 1), ("date", 0)):
+        groups = defaultdict(lambda: defaultdict(list))
+        for hand in hands:
+            if hand.row in strays:
+                continue
+            key = hand.game_key
+            rest = key[:index] + key[index + 1 :]
+            groups[(rest, tuple(name_key(n) for n in hand.names))][key[index]].append(hand)
+        for by_value in groups.values():
+            if len(by_value) < 2:
+                continue
+            value, main = max(by_value.items(), key=lambda item: len(item[1]))
+            numbers = {h.hand for h in main}
+            for other, rows in by_value.items():
+                found = {h.hand for h in rows}
+                if (
+                    other == value
+                    or len(rows) >= len(main)
+                    or found & numbers
+                    or len(found) != len(rows)
+                    or numbers | found != set(range(1, max(numbers | found) + 1))
+                ):
+                    continue  # another game of the same four players
+                where = main[0].game_key
+                for hand in rows:
+                    strays.add(hand.row)
+                    preview.add(
+                        Problem(
+                            _(
+                                "%(value)s, but the other rows of this game (%(where)s) "
+                                "have %(expected)s here."
+                            )
+                            % {
+                                "value": _shown(other),
+                                "where": _where(where),
+                                "expected": _shown(value),
+                            },
+                            row=hand.row,
+                            column=title[column],
+                        )
+                    )
+                covered.add(where)
+    return strays, covered
+
+
+def _shown(value):
+    return value.isoformat() if isinstance(value, date) else str(value)
+
+
 def _most_written(hands):
     """The four names most rows of a game have, seat by seat (on a tie, the first
     row's): a name misspelt on one row is that row's mistake, not the others'."""
@@ -1452,7 +1524,13 @@ def _plan(
         else:
             preview.add(Problem(_("The file has column titles but no hands.")))
         return preview.finish()
-    games = _games([h for h in hands if h.game_key not in bad_games], preview, ruleset)
+    strays, covered = _misplaced(hands, preview)
+    bad_games |= covered
+    games = _games(
+        [h for h in hands if h.row not in strays and not _is_bad_game(h.game_key, bad_games)],
+        preview,
+        ruleset,
+    )
     _check_places(games, sitouts, preview)
     _check_totals(totals, preview)
     first_seen = [

@@ -292,3 +292,21 @@ def test_the_preview_page_asks_per_name_and_the_confirmation_carries_the_answer(
     assert answer.status_code == 302
     assert Adjustment.objects.get().member == members["Renée"]
     assert Evening.objects.get().date == datetime.date(2026, 9, 8)
+
+
+@pytest.mark.parametrize(
+    ("change", "column"),
+    [
+        ({"table": 2}, "table"),  # the only row of a "table 2" with these four players
+        ({"round": 2}, "round"),
+        ({"date": "2026-10-13"}, "date"),
+        ({"round": "l"}, "round"),  # not a number: the row's own problem, no missing hand
+        ({"hand": "6x"}, "hand"),
+    ],
+)
+def test_a_misspelt_key_of_one_row_blames_that_row_only(competition, change, column):
+    rows = game_rows(changes={5: change})  # hand 5 is row 6 of the file
+    problems = rejected(competition, csv_bytes(rows))
+    # Before: "hand 5 of this game is missing" on row 7 and the four players "also
+    # play at table 1 in this round" on a correct row, or a second game short of hands.
+    assert [(p.row, p.column) for p in problems] == [(6, column)], [str(p) for p in problems]
