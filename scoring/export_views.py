@@ -154,7 +154,7 @@ def table_plan_download(request, club, pk):
 
 class ResultsImportForm(forms.Form):
     file = forms.FileField(
-        label=gettext_lazy("Hand log"),
+        label=gettext_lazy("Hand log or sheet of evening totals"),
         help_text=gettext_lazy(
             "A CSV file (UTF-8), an Excel workbook (.xlsx) or a LibreOffice spreadsheet "
             "(.ods), at most 20 MB."

@@ -1,8 +1,10 @@
-"""Past results in: a hand log (CSV or .xlsx) into a competition, all or nothing.
+"""Past results in: a hand log, or a sheet of evening totals, into a competition, all or nothing.
 
 Bytes in, checked plan out, then one service that writes it; nothing here
 knows about requests. The format is the hand log of :mod:`.handlog`, so the
-hand-log export of any competition imports back (the backup and restore).
+hand-log export of any competition imports back (the backup and restore), or
+a sheet of evening totals per player (:mod:`.totalsheet`), as clubs keep their
+history.
 
 1. :func:`results_import_preview` reads the file and checks every row against
    the club and the competition as they are, writing nothing. Its
@@ -59,7 +61,10 @@ Names
     member whose name matches ignoring case and spacing. Two members matching
     is an error (tell them apart in the club first); an unknown name is an
     error unless new players are to be added as members (``--create-members``,
-    the box on the upload page), once per name.
+    the box on the upload page), once per name. An unknown name close to a
+    member's (``common.text.names_close``: Renee beside Renée, Jansen beside
+    Janssen) never becomes a member on its own: the preview asks, per name,
+    whether it is that member or a new one, and applying needs the answers.
 Twice
     Importing the same file twice adds nothing: an evening that already exists
     with the same games, hands and sit-outs is skipped. An existing evening
@@ -72,7 +77,30 @@ Files
     formula or an error cell is a problem ("paste values"); ``=TRUE()`` reads
     as its value; the formula guard of our CSV export (a leading apostrophe
     before ``= + - @``) is dropped. When no column title is found, the report
-    says which separator the first row has.
+    says which separator the first row has. A refused first row lists the
+    titles both kinds of file need, in the user's language.
+Sheets of totals
+    A first row with a name and points and no seat (``naam``, ``punten``; see
+    :mod:`.totalsheet`) is a sheet of totals: a row per player per evening, or
+    per round with a ``round`` column. Each row is stored as an adjustment of
+    kind ``totals`` (``Adjustment.Kind.TOTALS``, with its marsen) on an evening
+    stored as finished, with the sheet's rounds, and every player on it marked
+    present. A round's row counts as one game, an evening's as the
+    competition's rounds per evening, so averages, best N, attendance and the
+    marsen count them as the sheet has them; nat and roem are not known (0).
+    Why adjustments: a score that is not a hand already lives there (a
+    sit-out), so the standings, the evening's stored totals, merging members,
+    forgetting a member, deleting an evening and the club archive handle them
+    with no new path. A place, where the sheet has one (evening rows only), is
+    checked against the points (ties may share it either way) and not stored.
+    A player twice on one evening (or round) is an error.
+Blame
+    A game's four players are the names most of its rows have, seat by seat;
+    a row with another name is that row's mistake. A row whose table, round or
+    date differs from the other rows of its four players, and whose hand fills
+    exactly their game's gap, is blamed alone (its game is not checked further),
+    and a game that a row with an unreadable date, round or table could belong
+    to is not checked for the hand it misses: one misspelt cell, one problem.
 Limits
     :data:`LIMITS` (the command ``import_results``): files up to 20 MB,
     workbooks that unpack to at most 150 MB, and at most 50,000 rows: the

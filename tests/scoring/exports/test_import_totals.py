@@ -15,7 +15,9 @@ import io
 import re
 from pathlib import Path
 
+import openpyxl
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
@@ -310,3 +312,60 @@ def test_a_misspelt_key_of_one_row_blames_that_row_only(competition, change, col
     # Before: "hand 5 of this game is missing" on row 7 and the four players "also
     # play at table 1 in this round" on a correct row, or a second game short of hands.
     assert [(p.row, p.column) for p in problems] == [(6, column)], [str(p) for p in problems]
+
+
+def test_the_command_refuses_a_close_name_unless_told_it_is_new(competition, members, tmp_path):
+    path = tmp_path / "totalen.csv"
+    path.write_bytes(totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-08;Anna;3000;0;2"]))
+    arguments = ["import_results", str(path), "--club", competition.club.slug]
+    arguments += ["--competition", competition.name]
+    with pytest.raises(CommandError):
+        call_command(*arguments, stdout=io.StringIO(), stderr=io.StringIO())
+    assert Evening.objects.count() == 0
+    out = io.StringIO()
+    call_command(*arguments, "--close-names-are-new", "--create-members", stdout=out)
+    assert "2 players' totals" in out.getvalue()
+    assert competition.club.members.filter(name="Renee").exists()
+    # Anna 3000 over 3 rounds; Renee 4210: the sheet's numbers.
+    assert [(name, points) for name, _r, points, *_rest in lines(competition)] == [
+        ("Renee", 4210),
+        ("Anna", 3000),
+    ]
+
+
+def test_the_pages_and_files_of_an_evening_of_totals(competition, members, client, club):
+    apply(competition, fixture("seizoen_totalen.xlsx"), "seizoen_totalen.xlsx")
+    evening = Evening.objects.get(date=datetime.date(2026, 9, 8))
+    client.force_login(factories.role(club, "director"))
+    assert client.get(evening.get_absolute_url()).status_code == 200
+    page = client.get(reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk}))
+    assert page.status_code == 200
+    # The evening ranks on the sheet's points: Bert 4380, Anna 4210, Cor and Dirk 3950.
+    ranked = [(line.key, line.rank, line.points) for line in page.context["result"].lines]
+    assert ranked[:4] == [
+        (members["Bert"].pk, 1, 4380),
+        (members["Anna"].pk, 2, 4210),
+        (members["Cor"].pk, 3, 3950),
+        (members["Dirk"].pk, 3, 3950),
+    ]
+    player = reverse("results:player", kwargs={"club": club.slug, "pk": members["Anna"].pk})
+    assert client.get(player).status_code == 200
+    download = reverse("exports:standings-xlsx", kwargs={"club": club.slug, "pk": competition.pk})
+    sheet = openpyxl.load_workbook(io.BytesIO(client.get(download).getvalue())).active
+    values = [cell for row in sheet.iter_rows(values_only=True) for cell in row]
+    assert 12880 in values and 7600 in values  # Bert's and Renée's season totals
+
+
+def test_a_hand_log_asks_about_a_name_close_to_a_members_too(competition, members):
+    rows = game_rows(names=["Anna", "Bert", "Cor", "Renee"])
+    found = preview(competition, csv_bytes(rows), create_members=True)
+    assert found.ok and found.new_members == []
+    [near] = found.near
+    assert (near.name, near.row, near.column) == ("Renee", 2, "west")
+    apply(
+        competition,
+        csv_bytes(rows),
+        create_members=True,
+        name_choices={near.field: members["Renée"].pk},
+    )
+    assert Seat.objects.get(position="W").member == members["Renée"]
