@@ -429,12 +429,12 @@ def _total_aliases() -> dict[str, str]:
 
 
 def _is_totals_header(titles) -> bool:
-    """True when the first row names a sheet of totals (a name and points) and not a
+    """True when the first row names a sheet of totals (a name or points) and not a
     hand log (no seat of a player)."""
     hand, total = _aliases(), _total_aliases()
     keys = {normalise_title(t) for t in titles if isinstance(t, str)}
     found = {total[k] for k in keys if k in total}
-    return {"name", "points"} <= found and not any(hand.get(k) in NAMES for k in keys)
+    return bool({"name", "points"} & found) and not any(hand.get(k) in NAMES for k in keys)
 
 
 def accepted_columns() -> str:
@@ -583,19 +583,20 @@ def _header(number, titles, preview, table, *, totals=False):
             fields[index] = key
     missing = [key for key in required if key not in preview.columns]
     if missing:
-        preview.add(
-            Problem(
-                _(
-                    "The first row must name the columns; these are missing: %(columns)s. "
-                    "%(accepted)s See the list of columns below."
-                )
-                % {
-                    "columns": ", ".join(str(names[key]) for key in missing),
-                    "accepted": accepted_columns(),
-                },
-                row=number,
-            )
-        )
+        if fields:
+            message = _(
+                "The first row must name the columns; these are missing: %(columns)s. "
+                "%(accepted)s See the list of columns below."
+            ) % {
+                "columns": ", ".join(str(names[key]) for key in missing),
+                "accepted": accepted_columns(),
+            }
+        else:
+            message = _(
+                "The first row must name the columns; it names none that this import "
+                "knows. %(accepted)s See the list of columns below."
+            ) % {"accepted": accepted_columns()}
+        preview.add(Problem(message, row=number))
         hint = table.header_hint() if not fields else ""
         if hint:
             preview.add(Problem(hint, row=number))

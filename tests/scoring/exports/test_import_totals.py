@@ -222,6 +222,12 @@ def test_the_refusal_lists_the_accepted_titles_in_the_users_language(competition
     with translation.override("en"):
         found = preview(competition, data, "totals.csv")
     assert "Date, Name, Points" in found.problems[0].message
+    # A sheet of totals without its points: the missing title, in the user's language.
+    with translation.override("nl"):
+        found = preview(competition, totals_csv(["2026-09-08;Anna"], "Datum;Naam"), "t.csv")
+    assert found.problems[0].message.startswith(
+        "De eerste rij moet de kolommen benoemen; deze ontbreken: Punten."
+    ), found.problems[0].message
 
 
 # ---------------------------------------------------------------- pointing at the wrong row
