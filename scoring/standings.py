@@ -11,6 +11,8 @@ A player's evening (an :class:`~scoring.ranking.EveningLine`):
   plus the adjustments given to that team in that game (a director's score);
 - each round sat out: the sit-out score (an adjustment recorded by the draw),
   counted as a game, so averages are fair to players who sat out;
+- an imported total (a club's old sheet of evening totals, ``Adjustment.Kind.TOTALS``):
+  its points and marsen, counted as the games it stands for;
 - personal adjustments (a -100 verzaken penalty, a director's correction);
 - a player who called in absent: the competition's absence policy (nothing,
   the evening's lowest total, or the absence score per round), counted as the

@@ -381,3 +381,25 @@ def test_a_hand_log_marks_its_players_present_too(competition, members):
     evening = Evening.objects.get()
     present = Attendance.objects.filter(evening=evening, status=Attendance.Status.PRESENT)
     assert sorted(a.member.name for a in present) == ["Anna", "Bert", "Cor", "Dirk"]
+
+
+def test_a_director_cannot_record_an_imported_total_by_hand(competition, members, club):
+    from django.core.exceptions import ValidationError
+
+    from scoring import services
+    from scoring.forms import AdjustmentForm
+
+    evening = factories.evening(competition)
+    director = factories.role(club, "director")
+    with pytest.raises(ValidationError) as info:
+        services.adjustment_record(
+            evening=evening,
+            kind=Adjustment.Kind.TOTALS,
+            points=4000,
+            reason="oud",
+            by=director,
+            member=members["Anna"],
+        )
+    assert "kind" in info.value.message_dict
+    assert Adjustment.Kind.TOTALS not in dict(AdjustmentForm.base_fields["kind"].choices)
+    assert Adjustment.objects.count() == 0
