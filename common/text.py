@@ -132,3 +132,38 @@ def validate_club_slug(value):
             code="reserved",
             params={"slug": value},
         )
+
+
+def _letters(name: str) -> str:
+    """A name's letters and digits, without accents, case or spacing."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(ch for ch in decomposed if ch.isalnum() and not unicodedata.combining(ch))
+
+
+def names_close(first: str, second: str) -> bool:
+    """True when two names differ only in accents, case, spacing or punctuation
+    (Renee, Renée, René-e), or, with at least 5 letters, in one letter typed wrong,
+    left out, added or swapped with its neighbour (Janssen, Jansen, Jnassen): a
+    name a person would take for the other."""
+    a, b = _letters(first), _letters(second)
+    if a == b:
+        return bool(a)
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    return _one_edit_apart(a, b)
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """At most one substitution, insertion, deletion or swap of neighbours."""
+    if len(a) > len(b):
+        a, b = b, a
+    start = 0
+    while start < len(a) and a[start] == b[start]:
+        start += 1
+    if len(a) == len(b):
+        if a[start + 1 :] == b[start + 1 :]:
+            return True  # one letter typed wrong
+        return (
+            a[start : start + 2] == b[start : start + 2][::-1] and a[start + 2 :] == b[start + 2 :]
+        )
+    return a[start:] == b[start + 1 :]  # one letter added

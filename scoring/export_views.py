@@ -52,6 +52,7 @@ from .exports import (
     pdf,
     reports,
     table_entry_path,
+    totalsheet,
     xlsx,
 )
 
@@ -153,7 +154,7 @@ def table_plan_download(request, club, pk):
 
 class ResultsImportForm(forms.Form):
     file = forms.FileField(
-        label=gettext_lazy("Hand log"),
+        label=gettext_lazy("Hand log or sheet of evening totals"),
         help_text=gettext_lazy(
             "A CSV file (UTF-8), an Excel workbook (.xlsx) or a LibreOffice spreadsheet "
             "(.ods), at most 20 MB."
@@ -239,6 +240,7 @@ def results_import(request, club, pk):
         "club": club,
         "competition": competition,
         "columns": _column_help(),
+        "totals_columns": _totals_column_help(),
         "max_rows": number_format(importers.PAGE_LIMITS.max_rows, force_grouping=True),
     }
     if request.method == "POST" and "token" in request.POST:
@@ -290,6 +292,10 @@ def _results_import_apply(request, club, competition, context):
             by=request.user,
             create_members=create_members,
             limits=importers.PAGE_LIMITS,
+            # The preview's answers for names close to members' (NearName.field).
+            name_choices={
+                key: value[:20] for key, value in request.POST.items() if key.startswith("near-")
+            },
         )
     except importers.ImportRejected as exc:
         context.update({"form": ResultsImportForm(), "rejected": exc.problems})
@@ -298,15 +304,26 @@ def _results_import_apply(request, club, competition, context):
         if path is not None:
             path.unlink(missing_ok=True)
     evenings = len(result.evenings)
-    messages.success(
-        request,
-        ngettext(
-            "%(count)s evening imported: %(games)s games, %(hands)s hands.",
-            "%(count)s evenings imported: %(games)s games, %(hands)s hands.",
-            evenings,
+    if result.totals:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s evening imported: %(totals)s players' totals.",
+                "%(count)s evenings imported: %(totals)s players' totals.",
+                evenings,
+            )
+            % {"count": evenings, "totals": result.totals},
         )
-        % {"count": evenings, "games": result.games, "hands": result.hands},
-    )
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s evening imported: %(games)s games, %(hands)s hands.",
+                "%(count)s evenings imported: %(games)s games, %(hands)s hands.",
+                evenings,
+            )
+            % {"count": evenings, "games": result.games, "hands": result.hands},
+        )
     if result.new_members:
         messages.info(
             request,
@@ -328,6 +345,25 @@ def _results_import_apply(request, club, competition, context):
             % {"count": len(result.skipped)},
         )
     return redirect(competition)
+
+
+def _totals_column_help():
+    """The columns of a sheet of evening totals with their meaning, for the upload page."""
+    meaning = {
+        "date": _("the evening, as YYYY-MM-DD"),
+        "round": _(
+            "optional: the round, when the sheet has a row per player per round; "
+            "without it a row is the player's evening"
+        ),
+        "name": _("the player, as a member of the club"),
+        "points": _("the player's points of the evening (or of the round)"),
+        "marsen": _("optional: the player's marsen; empty is 0"),
+        "place": _("optional, checked: the player's place of the evening"),
+    }
+    return [
+        {"name": key, "title": totalsheet.TITLES[key], "meaning": meaning[key]}
+        for key in totalsheet.COLUMNS
+    ]
 
 
 def _column_help():

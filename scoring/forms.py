@@ -577,7 +577,10 @@ class VersionForm(forms.Form):
 
 class AdjustmentForm(forms.Form):
     kind = forms.ChoiceField(
-        label=_("Kind"), choices=Adjustment.Kind.choices, initial=Adjustment.Kind.VERZAKEN
+        label=_("Kind"),
+        # An imported total comes only from a results import (a sheet of totals).
+        choices=[c for c in Adjustment.Kind.choices if c[0] != Adjustment.Kind.TOTALS],
+        initial=Adjustment.Kind.VERZAKEN,
     )
     target = forms.ChoiceField(label=_("For"))
     round = forms.ChoiceField(

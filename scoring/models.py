@@ -281,6 +281,11 @@ class Adjustment(models.Model):
     the game total). A team's verzaken is recorded as the hand it ended
     (``Hand.verzaakt``), counted in the game total; ``Kind.VERZAKEN`` for a team
     is no longer offered, and older rows of it stay as they are.
+
+    ``Kind.TOTALS`` is a player's score of an evening (or of one of its rounds,
+    with ``round``) as a club's old sheet of totals has it, imported where the hands
+    are not known: it counts as ``games`` games (1 for a round; an evening's total
+    counts the competition's rounds per evening), and the player played.
     """
 
     class Kind(models.TextChoices):
@@ -288,6 +293,7 @@ class Adjustment(models.Model):
         ABSENCE = "absence", _("absence score")
         VERZAKEN = "verzaken", _("verzaken penalty")
         DIRECTOR = "director", _("director's adjustment")
+        TOTALS = "totals", _("imported total")
 
     evening = models.ForeignKey(
         Evening, on_delete=models.PROTECT, related_name="adjustments", verbose_name=_("evening")
@@ -322,6 +328,11 @@ class Adjustment(models.Model):
     marsen = models.PositiveSmallIntegerField(
         _("marsen"), default=0, help_text=_("A sit-out the club counts as a mars: 1.")
     )
+    games = models.PositiveSmallIntegerField(
+        _("games"),
+        default=0,
+        help_text=_("The games an imported total stands for; 0 for every other kind."),
+    )
     reason = models.CharField(_("reason"), max_length=300)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -345,8 +356,22 @@ class Adjustment(models.Model):
                 violation_error_message=_("An adjustment is for one player or for one team."),
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["sitout", "absence", "verzaken", "director"]),
+                condition=Q(kind__in=["sitout", "absence", "verzaken", "director", "totals"]),
                 name="adjustment_kind_known",
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind="totals") & Q(games__gte=1) & Q(member__isnull=False))
+                | (~Q(kind="totals") & Q(games=0)),
+                name="adjustment_games_only_for_totals",
+                violation_error_message=_(
+                    "Only an imported total stands for games, and it is a player's."
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=["evening", "member"],
+                condition=Q(kind="totals", round__isnull=True),
+                name="one_imported_evening_total_per_player",
+                violation_error_message=_("This player already has a total for this evening."),
             ),
             models.CheckConstraint(
                 condition=Q(team__in=["", *Team.values]), name="adjustment_team_known"
@@ -358,7 +383,7 @@ class Adjustment(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["round", "member", "kind"],
-                condition=Q(kind__in=["sitout", "absence"]),
+                condition=Q(kind__in=["sitout", "absence", "totals"]),
                 name="one_sitout_or_absence_score_per_round",
                 violation_error_message=_("This player already has this score for this round."),
             ),

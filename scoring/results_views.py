@@ -104,6 +104,7 @@ def season_standings(request, club, pk):
         "table": table,
         "settings_words": describe_settings(competition, period),
         "evening_count": len(result.evenings),
+        "totals_evenings": [e for e in result.evenings if e.from_totals],
         "below_line": len(result.unranked),
     }
     return render(request, "scoring/results/standings.html", context)

@@ -658,6 +658,11 @@ def adjustment_record(
     """
     club = evening.competition.club
     require(by, club, Capability.RUN_COMPETITIONS)
+    if kind == Adjustment.Kind.TOTALS:
+        raise ValidationError(
+            {"kind": _("An imported total comes only from a results import.")},
+            code="totals_are_imported",
+        )
     if (member is None) == (game is None):
         raise ValidationError(
             {"target": _("Choose one player or one team.")}, code="adjustment_target"

@@ -11,6 +11,8 @@ A player's evening (an :class:`~scoring.ranking.EveningLine`):
   plus the adjustments given to that team in that game (a director's score);
 - each round sat out: the sit-out score (an adjustment recorded by the draw),
   counted as a game, so averages are fair to players who sat out;
+- an imported total (a club's old sheet of evening totals, ``Adjustment.Kind.TOTALS``):
+  its points and marsen, counted as the games it stands for;
 - personal adjustments (a -100 verzaken penalty, a director's correction);
 - a player who called in absent: the competition's absence policy (nothing,
   the evening's lowest total, or the absence score per round), counted as the
@@ -28,6 +30,7 @@ from django.db.models import (
     BinaryField,
     Case,
     Count,
+    Exists,
     F,
     IntegerField,
     Min,
@@ -57,6 +60,8 @@ from .ranking import (
 from .selectors import evening_progress
 
 TEAM_A = Seat.SEATS_OF["A"]
+#: A player's adjustments that are games played: a sit-out, an imported total.
+_PLAYED_KINDS = (Adjustment.Kind.SITOUT, Adjustment.Kind.TOTALS)
 
 
 def _per_team(a, b):
@@ -298,7 +303,18 @@ def _tallies(evening_ids, *, confirmed_only=False, by_round=False):
     )
     sitout_rounds = defaultdict(int)
     team_adjustments = []
-    for evening_id, member_id, kind, number, points, marsen, table_id, status, team in _fetch(
+    for (
+        evening_id,
+        member_id,
+        kind,
+        number,
+        points,
+        marsen,
+        games,
+        table_id,
+        status,
+        team,
+    ) in _fetch(
         adjustments.values_list(
             "evening_id",
             "member_id",
@@ -306,6 +322,7 @@ def _tallies(evening_ids, *, confirmed_only=False, by_round=False):
             "round__number",
             "points",
             "marsen",
+            "games",
             "game__table_id",
             "game__status",
             "team",
@@ -315,10 +332,10 @@ def _tallies(evening_ids, *, confirmed_only=False, by_round=False):
             tally = tallies[evening_id][member_id]
             tally.points += points
             tally.marsen += marsen or 0
-            if kind != Adjustment.Kind.SITOUT:
+            if kind not in _PLAYED_KINDS:
                 tally.personal += points
-            else:
-                tally.games += 1
+            else:  # a sit-out is a game; an imported total the games it stands for
+                tally.games += games if kind == Adjustment.Kind.TOTALS else 1
                 tally.played = True
                 if by_round and number:
                     sitout_rounds[(evening_id, member_id, number)] += points
@@ -544,14 +561,18 @@ class Standings:
 def counted_evenings(competition, period=None):
     """The finished evenings that count, by date, each with its stored tallies'
     ``stored_sums`` (:class:`~scoring.models.EveningTotals`; None when there are none
-    yet), read in the same query."""
+    yet) and ``from_totals`` (its scores are imported totals per player, not hands),
+    read in the same query."""
     evenings = Evening.objects.filter(
         competition=competition, counts_for_ranking=True, status=Evening.Status.FINISHED
     ).annotate(
         stored_sums=Subquery(
             EveningTotals.objects.filter(evening_id=OuterRef("pk")).values("sums"),
             output_field=BinaryField(),
-        )
+        ),
+        from_totals=Exists(
+            Adjustment.objects.filter(evening_id=OuterRef("pk"), kind=Adjustment.Kind.TOTALS)
+        ),
     )
     if period is not None:
         evenings = evenings.filter(date__gte=period.start_date, date__lte=period.end_date)

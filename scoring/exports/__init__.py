@@ -16,8 +16,11 @@ Modules
     the exports write, and the query that streams them.
 :mod:`.xlsx`, :mod:`.csv`, :mod:`.pdf`
     The renderers.
+:mod:`.totalsheet`
+    The columns of a sheet of evening totals per player, as clubs keep their history.
 :mod:`.importers`
-    Past results in: read, check every row, then store all or nothing.
+    Past results in (a hand log, or a sheet of totals): read, check every row, then
+    store all or nothing.
 The benchmark of these files is ``python -m bench.exports`` (in ``bench/``).
 
 Shared decisions

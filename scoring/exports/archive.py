@@ -247,6 +247,7 @@ SCHEMA = {
         "team": CHOICE,
         "points": INT,
         "marsen": INT,
+        "games": INT,
         "reason": TEXT,
         "created_at": DATETIME,
     },

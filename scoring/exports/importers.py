@@ -1,8 +1,10 @@
-"""Past results in: a hand log (CSV or .xlsx) into a competition, all or nothing.
+"""Past results in: a hand log, or a sheet of evening totals, into a competition, all or nothing.
 
 Bytes in, checked plan out, then one service that writes it; nothing here
 knows about requests. The format is the hand log of :mod:`.handlog`, so the
-hand-log export of any competition imports back (the backup and restore).
+hand-log export of any competition imports back (the backup and restore), or
+a sheet of evening totals per player (:mod:`.totalsheet`), as clubs keep their
+history.
 
 1. :func:`results_import_preview` reads the file and checks every row against
    the club and the competition as they are, writing nothing. Its
@@ -59,7 +61,10 @@ Names
     member whose name matches ignoring case and spacing. Two members matching
     is an error (tell them apart in the club first); an unknown name is an
     error unless new players are to be added as members (``--create-members``,
-    the box on the upload page), once per name.
+    the box on the upload page), once per name. An unknown name close to a
+    member's (``common.text.names_close``: Renee beside Renée, Jansen beside
+    Janssen) never becomes a member on its own: the preview asks, per name,
+    whether it is that member or a new one, and applying needs the answers.
 Twice
     Importing the same file twice adds nothing: an evening that already exists
     with the same games, hands and sit-outs is skipped. An existing evening
@@ -72,7 +77,30 @@ Files
     formula or an error cell is a problem ("paste values"); ``=TRUE()`` reads
     as its value; the formula guard of our CSV export (a leading apostrophe
     before ``= + - @``) is dropped. When no column title is found, the report
-    says which separator the first row has.
+    says which separator the first row has. A refused first row lists the
+    titles both kinds of file need, in the user's language.
+Sheets of totals
+    A first row with a name and points and no seat (``naam``, ``punten``; see
+    :mod:`.totalsheet`) is a sheet of totals: a row per player per evening, or
+    per round with a ``round`` column. Each row is stored as an adjustment of
+    kind ``totals`` (``Adjustment.Kind.TOTALS``, with its marsen) on an evening
+    stored as finished, with the sheet's rounds, and every player on it marked
+    present. A round's row counts as one game, an evening's as the
+    competition's rounds per evening, so averages, best N, attendance and the
+    marsen count them as the sheet has them; nat and roem are not known (0).
+    Why adjustments: a score that is not a hand already lives there (a
+    sit-out), so the standings, the evening's stored totals, merging members,
+    forgetting a member, deleting an evening and the club archive handle them
+    with no new path. A place, where the sheet has one (evening rows only), is
+    checked against the points (ties may share it either way) and not stored.
+    A player twice on one evening (or round) is an error.
+Blame
+    A game's four players are the names most of its rows have, seat by seat;
+    a row with another name is that row's mistake. A row whose table, round or
+    date differs from the other rows of its four players, and whose hand fills
+    exactly their game's gap, is blamed alone (its game is not checked further),
+    and a game that a row with an unreadable date, round or table could belong
+    to is not checked for the hand it misses: one misspelt cell, one problem.
 Limits
     :data:`LIMITS` (the command ``import_results``): files up to 20 MB,
     workbooks that unpack to at most 150 MB, and at most 50,000 rows: the
@@ -87,6 +115,7 @@ Limits
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections import defaultdict
@@ -113,12 +142,14 @@ from common.tabular import (
     normalise_title,
     read_table,
 )
+from common.text import names_close
 from scoring import rules
 from scoring.messages import hand_message
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from scoring.services import HAND_INPUTS, game_counts
-from tournaments.models import Competition, Evening, EveningLog, Round, Seat, Table
+from tournaments.models import Attendance, Competition, Evening, EveningLog, Round, Seat, Table
 
+from . import totalsheet
 from .handlog import ALIASES, COLUMNS, NAMES, POSITION, REQUIRED, TITLES
 
 __all__ = [
@@ -218,6 +249,33 @@ class SitoutEntry:
     marsen: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class TotalEntry:
+    """One row of a sheet of totals: a player's evening, or round with ``round``."""
+
+    row: int
+    date: date
+    round: int | None
+    name: str
+    points: int
+    marsen: int = 0
+
+
+@dataclass(frozen=True)
+class NearName:
+    """A name of the file that is not a member but close to members' names: the
+    wedstrijdleider says whether it is one of them or a new member."""
+
+    name: str
+    row: int
+    column: str
+    members: tuple  # ((member id, name), ...)
+
+    @property
+    def field(self):
+        return "near-" + hashlib.sha256(name_key(self.name).encode()).hexdigest()[:16]
+
+
 @dataclass
 class GamePlan:
     date: date
@@ -237,11 +295,20 @@ class EveningPlan:
     date: date
     games: list[GamePlan] = field(default_factory=list)
     sitouts: list[SitoutEntry] = field(default_factory=list)
+    totals: list[TotalEntry] = field(default_factory=list)
     existing: Evening | None = None  # a planned evening without rounds, to fill
 
     @property
     def rounds(self):
-        return sorted({g.round for g in self.games} | {s.round for s in self.sitouts})
+        return sorted(
+            {g.round for g in self.games}
+            | {s.round for s in self.sitouts}
+            | {t.round for t in self.totals if t.round is not None}
+        )
+
+    @property
+    def players(self):
+        return len({name_key(t.name) for t in self.totals})
 
     @property
     def hand_count(self):
@@ -259,11 +326,16 @@ class ResultsPreview:
     evenings: list[EveningPlan] = field(default_factory=list)  # to add
     skipped: list[date] = field(default_factory=list)  # already imported
     new_members: list[str] = field(default_factory=list)
+    #: Unknown names close to members' names, each asked on the preview.
+    near: list[NearName] = field(default_factory=list)
+    #: "hands" (a hand log) or "totals" (a sheet of evening totals per player).
+    kind: str = "hands"
     rows: int = 0
     more_problems: int = 0
     first_date: date | None = None
     last_date: date | None = None
     _members: dict = field(default_factory=dict, repr=False)  # name key -> member id
+    _places: dict = field(default_factory=dict, repr=False)  # TotalEntry -> its place
 
     @property
     def ok(self) -> bool:
@@ -284,6 +356,10 @@ class ResultsPreview:
     @property
     def sitouts(self) -> int:
         return sum(len(evening.sitouts) for evening in self.evenings)
+
+    @property
+    def totals(self) -> int:
+        return sum(len(evening.totals) for evening in self.evenings)
 
     def add(self, problem: Problem):
         if len(self.problems) < MAX_PROBLEMS:
@@ -316,6 +392,7 @@ class ImportResult:
     sitouts: int
     new_members: list[Member]
     skipped: list[date]
+    totals: int = 0
 
 
 # ---------------------------------------------------------------- reading
@@ -334,6 +411,43 @@ def _aliases() -> dict[str, str]:
             for key in COLUMNS:
                 aliases.setdefault(normalise_title(TITLES[key]), key)
     return aliases
+
+
+def _total_aliases() -> dict[str, str]:
+    """As :func:`_aliases`, for a sheet of evening totals (:mod:`.totalsheet`)."""
+    aliases = {}
+    for key in totalsheet.COLUMNS:
+        aliases[normalise_title(key)] = key
+    for key, words in totalsheet.ALIASES.items():
+        for word in words:
+            aliases.setdefault(normalise_title(word), key)
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            for key in totalsheet.COLUMNS:
+                aliases.setdefault(normalise_title(totalsheet.TITLES[key]), key)
+    return aliases
+
+
+def _is_totals_header(titles) -> bool:
+    """True when the first row names a sheet of totals (a name or points) and not a
+    hand log (no seat of a player)."""
+    hand, total = _aliases(), _total_aliases()
+    keys = {normalise_title(t) for t in titles if isinstance(t, str)}
+    found = {total[k] for k in keys if k in total}
+    return bool({"name", "points"} & found) and not any(hand.get(k) in NAMES for k in keys)
+
+
+def accepted_columns() -> str:
+    """The column titles the import accepts, in the active language, for a refusal."""
+    hands = ", ".join(str(TITLES[key]) for key in REQUIRED)
+    totals = ", ".join(str(totalsheet.TITLES[key]) for key in totalsheet.REQUIRED)
+    optional = ", ".join(
+        str(totalsheet.TITLES[key]) for key in totalsheet.COLUMNS if key not in totalsheet.REQUIRED
+    )
+    return _(
+        "A hand log needs the columns %(hands)s. A sheet of evening totals needs "
+        "%(totals)s, and may have %(optional)s."
+    ) % {"hands": hands, "totals": totals, "optional": optional}
 
 
 def size_problem(size, limits: Limits | None = None) -> Problem:
@@ -438,14 +552,12 @@ def name_key(name: str) -> str:
 # ---------------------------------------------------------------- rows
 
 
-def _header(records, preview, table):
-    """Map the header's titles to column keys: {index: key}."""
-    try:
-        number, titles = next(records)
-    except StopIteration:
-        preview.add(Problem(_("The file is empty.")))
-        return None
-    aliases = _aliases()
+def _header(number, titles, preview, table, *, totals=False):
+    """Map the header's titles to column keys: {index: key} (of a hand log, or of a
+    sheet of totals with ``totals``)."""
+    aliases = _total_aliases() if totals else _aliases()
+    required = totalsheet.REQUIRED if totals else REQUIRED
+    names = totalsheet.TITLES if totals else TITLES
     fields, unknown = {}, []
     for index, title in enumerate(titles):
         if isinstance(title, Bad):
@@ -469,18 +581,22 @@ def _header(records, preview, table):
         else:
             preview.columns[key] = text
             fields[index] = key
-    missing = [key for key in REQUIRED if key not in preview.columns]
+    missing = [key for key in required if key not in preview.columns]
     if missing:
-        preview.add(
-            Problem(
-                _(
-                    "The first row must name the columns; these are missing: %(columns)s. "
-                    "See the list of columns below."
-                )
-                % {"columns": ", ".join(missing)},
-                row=number,
-            )
-        )
+        if fields:
+            message = _(
+                "The first row must name the columns; these are missing: %(columns)s. "
+                "%(accepted)s See the list of columns below."
+            ) % {
+                "columns": ", ".join(str(names[key]) for key in missing),
+                "accepted": accepted_columns(),
+            }
+        else:
+            message = _(
+                "The first row must name the columns; it names none that this import "
+                "knows. %(accepted)s See the list of columns below."
+            ) % {"accepted": accepted_columns()}
+        preview.add(Problem(message, row=number))
         hint = table.header_hint() if not fields else ""
         if hint:
             preview.add(Problem(hint, row=number))
@@ -744,6 +860,107 @@ def _read_rows(records, fields, preview, ruleset):
     return hands, sitouts, bad_games
 
 
+_TOTAL = {"low": -10000, "high": 10000}  # as an adjustment's points
+_TOTAL_MARSEN = {"low": 0, "high": 99}
+_PLACE = {"low": 1, "high": 999}
+
+
+def _read_totals(records, fields, preview):
+    """Parse every row of a sheet of totals: [TotalEntry]; problems go to the preview.
+
+    The place, where the sheet has one, is checked against the points of the
+    evening (:func:`_check_totals`) and not stored: the standings rank again.
+    """
+    entries = []
+    count = 0
+    titles = preview.columns
+    index_of = {key: index for index, key in fields.items()}
+    with_rounds = "round" in titles
+    what = {
+        "round": _("A round number"),
+        "points": _("Points"),
+        "marsen": _("Marsen"),
+        "place": _("A place"),
+    }
+    places = {}
+    for number, values in _collect(records, index_of):
+        count += 1
+        row = _Row(number, values, titles)
+        when = row.get("date", _as_date)
+        round_number = row.number_in("round", _ROUND, what["round"]) if with_rounds else None
+        name = row.get("name", _as_name)
+        points = row.number_in("points", _TOTAL, what["points"])
+        marsen = row.number_in("marsen", _TOTAL_MARSEN, what["marsen"], required=False, default=0)
+        place = row.number_in("place", _PLACE, what["place"], required=False)
+        if row.problems:
+            for problem in row.problems:
+                preview.add(problem)
+            continue
+        entry = TotalEntry(number, when, round_number, name, points, marsen)
+        entries.append(entry)
+        if place is not None:
+            places[entry] = place
+    preview.rows = count
+    preview._places = places
+    if with_rounds and places:
+        preview.warnings.append(
+            _(
+                "The sheet has rounds, so its column “%(place)s” is not checked: the "
+                "standings rank the evenings again."
+            )
+            % {"place": titles["place"]}
+        )
+        preview._places = {}
+    return entries
+
+
+def _check_totals(totals, preview):
+    """Each player once per evening (or round); a place that the points contradict."""
+    title = preview.columns
+    seen = {}
+    for entry in totals:
+        key = (entry.date, entry.round, name_key(entry.name))
+        other = seen.setdefault(key, entry.row)
+        if other != entry.row:
+            preview.add(
+                Problem(
+                    _("%(name)s already has a total for this evening on row %(other)s.")
+                    % {"name": entry.name, "other": other}
+                    if entry.round is None
+                    else _("%(name)s already has a total for this round on row %(other)s.")
+                    % {"name": entry.name, "other": other},
+                    row=entry.row,
+                    column=title["name"],
+                )
+            )
+    places = preview._places
+    by_date = defaultdict(list)
+    for entry in totals:
+        by_date[entry.date].append(entry.points)
+    for entry, place in places.items():
+        points = by_date[entry.date]
+        best = 1 + sum(1 for p in points if p > entry.points)  # places ahead, then ties
+        worst = sum(1 for p in points if p >= entry.points)
+        if not best <= place <= worst:
+            preview.add(
+                Problem(
+                    _(
+                        "place %(place)s, but with %(points)s points the player is "
+                        "number %(best)s of the evening."
+                    )
+                    % {"place": place, "points": entry.points, "best": best}
+                    if best == worst
+                    else _(
+                        "place %(place)s, but with %(points)s points the player shares "
+                        "places %(best)s to %(worst)s of the evening."
+                    )
+                    % {"place": place, "points": entry.points, "best": best, "worst": worst},
+                    row=entry.row,
+                    column=title["place"],
+                )
+            )
+
+
 def _as_declared(value):
     """A declarations cell as text: a spreadsheet may make "50" the number 50."""
     if isinstance(value, float) and value.is_integer():
@@ -855,24 +1072,18 @@ def _games(hands, preview, ruleset):
     good = {}
     for key, game in games.items():
         bad = False
-        first = min(game.hands, key=lambda h: h.row)
-        game.names = first.names
+        game.names = _most_written(game.hands)
         for hand in game.hands:
-            for column, name, expected in zip(NAMES, hand.names, first.names, strict=True):
+            for column, name, expected in zip(NAMES, hand.names, game.names, strict=True):
                 if name_key(name) != name_key(expected):
                     bad = True
                     preview.add(
                         Problem(
                             _(
-                                "%(name)s, but row %(first)s of this game (%(where)s) "
-                                "has %(expected)s here; a game keeps its four players."
+                                "%(name)s, but the other rows of this game (%(where)s) "
+                                "have %(expected)s here; a game keeps its four players."
                             )
-                            % {
-                                "name": name,
-                                "first": first.row,
-                                "where": _where(key),
-                                "expected": expected,
-                            },
+                            % {"name": name, "where": _where(key), "expected": expected},
                             row=hand.row,
                             column=title[column],
                         )
@@ -939,6 +1150,98 @@ def _games(hands, preview, ruleset):
     return good
 
 
+def _is_bad_game(key, bad_games):
+    """Whether a game has a bad row: one with its date, round and table, or one whose
+    unreadable date, round or table (None) could be this game's (its missing hand
+    would only repeat that row's problem)."""
+    if key in bad_games:
+        return True
+    return any(
+        None in bad and all(b is None or b == k for b, k in zip(bad, key, strict=True))
+        for bad in bad_games
+    )
+
+
+def _misplaced(hands, preview):
+    """Rows whose date, round or table is not their game's: (their row numbers, the
+    keys of the games they belong to).
+
+    A row is taken for a mistake of its own when the other rows with the same four
+    players and the same other two of date, round and table are more, and its hand
+    numbers fill exactly the gaps of their game; that row alone is blamed, and its
+    game is not checked further (it would only miss the hand).
+    """
+    title = preview.columns
+    strays, covered = set(), set()
+    for column, index in (("table", 2), ("round", 1), ("date", 0)):
+        groups = defaultdict(lambda: defaultdict(list))
+        for hand in hands:
+            if hand.row in strays:
+                continue
+            key = hand.game_key
+            rest = key[:index] + key[index + 1 :]
+            groups[(rest, tuple(name_key(n) for n in hand.names))][key[index]].append(hand)
+        for by_value in groups.values():
+            if len(by_value) < 2:
+                continue
+            value, main = max(by_value.items(), key=lambda item: len(item[1]))
+            numbers = {h.hand for h in main}
+            for other, rows in by_value.items():
+                found = {h.hand for h in rows}
+                if (
+                    other == value
+                    or len(rows) >= len(main)
+                    or found & numbers
+                    or len(found) != len(rows)
+                    or numbers | found != set(range(1, max(numbers | found) + 1))
+                ):
+                    continue  # another game of the same four players
+                where = main[0].game_key
+                for hand in rows:
+                    strays.add(hand.row)
+                    preview.add(
+                        Problem(
+                            _(
+                                "%(value)s, but the other rows of this game (%(where)s) "
+                                "have %(expected)s here."
+                            )
+                            % {
+                                "value": _shown(other),
+                                "where": _where(where),
+                                "expected": _shown(value),
+                            },
+                            row=hand.row,
+                            column=title[column],
+                        )
+                    )
+                covered.add(where)
+    return strays, covered
+
+
+def _shown(value):
+    return value.isoformat() if isinstance(value, date) else str(value)
+
+
+def _most_written(hands):
+    """The four names most rows of a game have, seat by seat (on a tie, the first
+    row's): a name misspelt on one row is that row's mistake, not the others'."""
+    first = min(hands, key=lambda h: h.row)
+    names = []
+    for seat, expected in enumerate(first.names):
+        counts = defaultdict(int)
+        for hand in hands:
+            counts[name_key(hand.names[seat])] += 1
+        most = max(counts.values())
+        if counts[name_key(expected)] == most:
+            names.append(expected)
+            continue
+        written = min(
+            (h for h in hands if counts[name_key(h.names[seat])] == most), key=lambda h: h.row
+        )
+        names.append(written.names[seat])
+    return tuple(names)
+
+
 def _check_places(games, sitouts, preview):
     """Each player at one place per round: one table, or sitting out once."""
     title = preview.columns
@@ -977,26 +1280,29 @@ def _check_places(games, sitouts, preview):
     return ok
 
 
-def _resolve_names(hands, sitouts, preview, club, create_members):
+def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
     """Name key -> member id (or None for a member to add); problems for the rest.
 
-    Every row that could be read counts, also those of a game with a bad row,
-    so an unknown name is reported in the same report.
+    ``first_seen``: (name, row, column key) of every row that could be read, also
+    those of a game with a bad row, so an unknown name is reported in the same
+    report. An unknown name close to members' names (:func:`common.text.names_close`:
+    Renee beside Renée) is not added on its own: it is asked on the preview
+    (``preview.near``, with ``choices`` None), and ``choices`` ({:attr:`NearName.field`:
+    member id, or "new"}) holds the answers when applying: a name without one is refused.
     """
     title = preview.columns
-    exact, by_key = {}, defaultdict(list)
+    asking, choices = choices is None, choices or {}
+    exact, by_key, names = {}, defaultdict(list), {}
     if club is not None:
         for pk, name in Member.objects.filter(club=club).values_list("pk", "name"):
             exact.setdefault(name, []).append(pk)
             by_key[name_key(name)].append(pk)
-    first_seen = {}  # name key -> (name, row, column key)
-    for hand in hands:
-        for column, name in zip(NAMES, hand.names, strict=True):
-            first_seen.setdefault(name_key(name), (name, hand.row, column))
-    for sitout in sitouts:
-        first_seen.setdefault(name_key(sitout.name), (sitout.name, sitout.row, "north"))
+            names[pk] = name
+    first = {}  # name key -> (name, row, column key)
+    for name, row, column in first_seen:
+        first.setdefault(name_key(name), (name, row, column))
     members, new = {}, []
-    for key, (name, row, column) in sorted(first_seen.items(), key=lambda item: item[1][1]):
+    for key, (name, row, column) in sorted(first.items(), key=lambda item: item[1][1]):
         if len(exact.get(name, [])) == 1:
             members[key] = exact[name][0]
         elif len(by_key.get(key, [])) == 1:
@@ -1013,6 +1319,34 @@ def _resolve_names(hands, sitouts, preview, club, create_members):
                     column=title[column],
                 )
             )
+        elif close := tuple(
+            sorted(
+                ((pk, other) for pk, other in names.items() if names_close(name, other)),
+                key=lambda item: item[1],
+            )
+        ):
+            near = NearName(name, row, title[column], close)
+            preview.near.append(near)
+            answer = str(choices.get(near.field, ""))
+            if answer == "new":
+                members[key] = None
+                new.append(name)
+            elif answer.isdigit() and int(answer) in dict(close):
+                members[key] = int(answer)
+            elif not asking:
+                preview.add(
+                    Problem(
+                        _(
+                            "%(name)s is not a member, but the club has %(members)s: say "
+                            "whether it is one of them or a new member."
+                        )
+                        % {"name": name, "members": ", ".join(n for _pk, n in close)},
+                        row=row,
+                        column=title[column],
+                    )
+                )
+            else:
+                members[key] = None  # asked on the preview; applying needs the answer
         elif create_members:
             members[key] = None
             new.append(name)
@@ -1032,11 +1366,12 @@ def _resolve_names(hands, sitouts, preview, club, create_members):
     return members
 
 
-def _evening_fingerprint(games, sitouts, *, marsen=True):
+def _evening_fingerprint(games, sitouts, totals=(), *, marsen=True):
     """What an evening holds, comparable between the file and the database; without
     ``marsen`` (a file without the sit-out marsen column, as exported before it
     was added) a sit-out's marsen are left out of the comparison."""
     return (
+        frozenset((t.round, name_key(t.name), t.points, t.marsen) for t in totals),
         frozenset(
             (
                 game.round,
@@ -1084,15 +1419,22 @@ def _stored_fingerprints(evenings, *, marsen=True):
                 tuple(hands.get(table_id, ())),
             )
         )
-    sitouts = defaultdict(set)
-    for evening_id, round_number, name, points, count in Adjustment.objects.filter(
-        evening_id__in=ids, kind=Adjustment.Kind.SITOUT, member__isnull=False
-    ).values_list("evening_id", "round__number", "member__name", "points", "marsen"):
-        sitouts[evening_id].add((round_number, name_key(name), points, count if marsen else None))
-    return {pk: (frozenset(games[pk]), frozenset(sitouts[pk])) for pk in ids}
+    sitouts, totals = defaultdict(set), defaultdict(set)
+    for evening_id, kind, round_number, name, points, count in Adjustment.objects.filter(
+        evening_id__in=ids,
+        kind__in=[Adjustment.Kind.SITOUT, Adjustment.Kind.TOTALS],
+        member__isnull=False,
+    ).values_list("evening_id", "kind", "round__number", "member__name", "points", "marsen"):
+        if kind == Adjustment.Kind.TOTALS:
+            totals[evening_id].add((round_number, name_key(name), points, count))
+        else:
+            sitouts[evening_id].add(
+                (round_number, name_key(name), points, count if marsen else None)
+            )
+    return {pk: (frozenset(totals[pk]), frozenset(games[pk]), frozenset(sitouts[pk])) for pk in ids}
 
 
-def _plan_evenings(games, sitouts, preview, competition):
+def _plan_evenings(games, sitouts, preview, competition, *, totals=()):
     """Group by date; skip evenings already imported, refuse ones that differ."""
     title = preview.columns
     by_date = {}
@@ -1100,10 +1442,12 @@ def _plan_evenings(games, sitouts, preview, competition):
         by_date.setdefault(game.date, EveningPlan(game.date)).games.append(game)
     for sitout in sitouts:
         by_date.setdefault(sitout.date, EveningPlan(sitout.date)).sitouts.append(sitout)
+    for total in totals:
+        by_date.setdefault(total.date, EveningPlan(total.date)).totals.append(total)
     first_rows = {}
     for evening in by_date.values():
         rows = [g.first_row for g in evening.games] + [s.row for s in evening.sitouts]
-        first_rows[evening.date] = min(rows)
+        first_rows[evening.date] = min(rows + [t.row for t in evening.totals])
     if by_date:
         preview.first_date, preview.last_date = min(by_date), max(by_date)
     existing = {}
@@ -1127,8 +1471,12 @@ def _plan_evenings(games, sitouts, preview, competition):
                     column=title["date"],
                 )
             )
-    with_rounds = set(
+    with_rounds = set(  # or with imported totals: an evening with results
         Round.objects.filter(evening__in=existing.values()).values_list("evening_id", flat=True)
+    ) | set(
+        Adjustment.objects.filter(
+            evening__in=existing.values(), kind=Adjustment.Kind.TOTALS
+        ).values_list("evening_id", flat=True)
     )
     marsen = "sitout_marsen" in title
     stored = _stored_fingerprints(
@@ -1139,13 +1487,16 @@ def _plan_evenings(games, sitouts, preview, competition):
         plan = by_date[day]
         plan.games.sort(key=lambda g: (g.round, g.table))
         plan.sitouts.sort(key=lambda s: (s.round, s.name))
+        plan.totals.sort(key=lambda t: (t.round or 0, -t.points, t.row))
         evening = existing.get(day)
         if evening is None:
             plans.append(plan)
         elif evening.pk not in with_rounds:
             plan.existing = evening
             plans.append(plan)
-        elif stored[evening.pk] == _evening_fingerprint(plan.games, plan.sitouts, marsen=marsen):
+        elif stored[evening.pk] == _evening_fingerprint(
+            plan.games, plan.sitouts, plan.totals, marsen=marsen
+        ):
             preview.skipped.append(day)
         else:
             preview.add(
@@ -1164,16 +1515,28 @@ def _plan_evenings(games, sitouts, preview, competition):
 
 
 def _plan(
-    data, filename, *, club, competition, ruleset, create_members, limits=None
+    data, filename, *, club, competition, ruleset, create_members, limits=None, name_choices=None
 ) -> ResultsPreview:
     preview = ResultsPreview(filename=filename)
+    hands, sitouts, totals = [], [], []
     try:
-        table = read_table(data, filename, limits=limits or LIMITS, known_titles=_aliases())
+        known = {**_total_aliases(), **_aliases()}
+        table = read_table(data, filename, limits=limits or LIMITS, known_titles=known)
         records = table.rows()
-        fields = _header(records, preview, table)
+        first = next(records, None)
+        if first is None:
+            preview.add(Problem(_("The file is empty.")))
+            return preview.finish()
+        if _is_totals_header(first[1]):
+            preview.kind = "totals"
+        fields = _header(*first, preview, table, totals=preview.kind == "totals")
         if fields is None:
             return preview.finish()
-        hands, sitouts, bad_games = _read_rows(records, fields, preview, ruleset)
+        if preview.kind == "totals":
+            totals = _read_totals(records, fields, preview)
+            bad_games = set()
+        else:
+            hands, sitouts, bad_games = _read_rows(records, fields, preview, ruleset)
         for problem in table.problems:
             preview.add(problem)
         preview.warnings.extend(table.warnings)
@@ -1185,12 +1548,29 @@ def _plan(
         preview.evenings = []
         return preview.finish()
     if preview.rows == 0 and preview.ok:
-        preview.add(Problem(_("The file has column titles but no hands.")))
+        if preview.kind == "totals":
+            preview.add(Problem(_("The file has column titles but no players' totals.")))
+        else:
+            preview.add(Problem(_("The file has column titles but no hands.")))
         return preview.finish()
-    games = _games([h for h in hands if h.game_key not in bad_games], preview, ruleset)
+    strays, covered = _misplaced(hands, preview)
+    bad_games |= covered
+    games = _games(
+        [h for h in hands if h.row not in strays and not _is_bad_game(h.game_key, bad_games)],
+        preview,
+        ruleset,
+    )
     _check_places(games, sitouts, preview)
-    preview._members = _resolve_names(hands, sitouts, preview, club, create_members)
-    _plan_evenings(games, sitouts, preview, competition)
+    _check_totals(totals, preview)
+    first_seen = [
+        (n, hand.row, c) for hand in hands for c, n in zip(NAMES, hand.names, strict=True)
+    ]
+    first_seen += [(s.name, s.row, "north") for s in sitouts]
+    first_seen += [(t.name, t.row, "name") for t in totals]
+    preview._members = _resolve_names(
+        first_seen, preview, club, create_members, choices=name_choices
+    )
+    _plan_evenings(games, sitouts, preview, competition, totals=totals)
     short = [
         game
         for evening in preview.evenings
@@ -1274,13 +1654,15 @@ def results_import_apply(
     by=None,
     create_members: bool = False,
     limits: Limits | None = None,
+    name_choices: dict | None = None,
 ) -> ImportResult:
     """Store a hand log's evenings in the competition: all of them, or none.
 
     ``by`` is the user (one who may import results: ``Capability.IMPORT_RESULTS``), or None for the
     command line. With ``competition`` None, ``new_competition`` (``name``,
     ``ruleset_preset``, optional other fields) is created first, its season
-    spanning the file's dates, in the same transaction. Raises
+    spanning the file's dates, in the same transaction. ``name_choices``: the answers to
+    the preview's questions about names close to members' (:class:`NearName`). Raises
     :class:`ImportRejected` with every problem; nothing is then changed.
     """
     if by is not None:
@@ -1316,6 +1698,7 @@ def results_import_apply(
         ruleset=ruleset,
         create_members=create_members,
         limits=limits,
+        name_choices=dict(name_choices or {}),
     )
     if preview.problems:
         raise ImportRejected(preview.problems)
@@ -1435,11 +1818,29 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
                 confirmed_at=now,
             )
         )
-    adjustments = []
+    adjustments, present = [], set()
     for plan, evening in zip(preview.evenings, evenings, strict=True):
+        for total in plan.totals:
+            member_id = members[name_key(total.name)]
+            present.add((evening.pk, member_id))
+            adjustments.append(
+                Adjustment(
+                    evening=evening,
+                    round=round_of[(evening.pk, total.round)] if total.round else None,
+                    kind=Adjustment.Kind.TOTALS,
+                    member_id=member_id,
+                    points=total.points,
+                    marsen=total.marsen,
+                    # A round is a game; an evening's total its competition's rounds.
+                    games=1 if total.round else competition.rounds_per_evening,
+                    reason=reason,
+                    created_by=user,
+                )
+            )
         for sitout in plan.sitouts:
             round_ = round_of[(evening.pk, sitout.round)]
             member_id = members[name_key(sitout.name)]
+            present.add((evening.pk, member_id))
             seats.append(Seat(round=round_, member_id=member_id))
             adjustments.append(
                 Adjustment(
@@ -1453,6 +1854,16 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
                     created_by=user,
                 )
             )
+    present.update((seat.round.evening_id, seat.member_id) for seat in seats)
+    # Who played was there: the evening's attendance says so, as a club night's does.
+    Attendance.objects.bulk_create(
+        (
+            Attendance(evening_id=evening_id, member_id=member_id)
+            for evening_id, member_id in sorted(present)
+        ),
+        batch_size=4000,
+        ignore_conflicts=True,
+    )
     Seat.objects.bulk_create(seats, batch_size=4000)
     games = Game.objects.bulk_create(games, batch_size=2000)
     Hand.objects.bulk_create(
@@ -1506,6 +1917,13 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
             user=user,
             summary=(
                 ngettext(
+                    "%(count)s player's total imported from %(file)s",
+                    "%(count)s players' totals imported from %(file)s",
+                    len(plan.totals),
+                )
+                % {"count": len(plan.totals), "file": short_name}
+                if plan.totals
+                else ngettext(
                     "%(count)s game imported from %(file)s",
                     "%(count)s games imported from %(file)s",
                     len(plan.games),
@@ -1523,4 +1941,5 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
         sitouts=preview.sitouts,
         new_members=added,
         skipped=list(preview.skipped),
+        totals=preview.totals,
     )

@@ -1,13 +1,16 @@
 """``manage.py import_results PATH --club SLUG --competition NAME [--ruleset PRESET]
-[--create] [--create-members] [--dry-run]``
+[--create] [--create-members] [--close-names-are-new] [--dry-run]``
 
 Past results from a hand log (.csv, .xlsx or .ods; the columns are described in
-``scoring.exports.handlog``), all or nothing: a file with any bad row is
+``scoring.exports.handlog``) or a sheet of evening totals per player
+(``scoring.exports.totalsheet``), all or nothing: a file with any bad row is
 refused with a report of every bad row, and nothing changes. Importing the
 same file twice adds nothing. ``--create`` makes the club and the competition
 when they do not exist (the competition plays ``--ruleset``, default
 rotterdam, over the file's dates); ``--create-members`` adds unknown names as
-members. ``--dry-run`` only checks.
+members. A name close to a member's (Renee beside Renée), which the upload page
+asks about, is refused unless ``--close-names-are-new`` says such names are new
+members (otherwise correct the name in the file). ``--dry-run`` only checks.
 """
 
 from pathlib import Path
@@ -45,6 +48,11 @@ class Command(ClubCommand):
         )
         parser.add_argument(
             "--create-members", action="store_true", help="Add unknown players as members."
+        )
+        parser.add_argument(
+            "--close-names-are-new",
+            action="store_true",
+            help="Add a name close to a member's (Renee beside Renée) as a new member.",
         )
         parser.add_argument("--dry-run", action="store_true", help="Check the file only.")
 
@@ -94,6 +102,12 @@ class Command(ClubCommand):
                         club.full_clean()
                         club.save()
                         self.stdout.write(_("Club %(name)s made.") % {"name": club.name})
+                    choices = {}
+                    if options["close_names_are_new"] and club.pk is not None:
+                        asked = importers.results_import_preview(
+                            club=club, competition=competition, data=data, filename=path.name
+                        )
+                        choices = {near.field: "new" for near in asked.near}
                     result = importers.results_import_apply(
                         club=club,
                         competition=competition,
@@ -105,6 +119,7 @@ class Command(ClubCommand):
                         filename=path.name,
                         by=None,
                         create_members=options["create_members"],
+                        name_choices=choices,
                     )
             except importers.ImportRejected as exc:
                 self.report(exc.problems)
@@ -122,15 +137,29 @@ class Command(ClubCommand):
         )
         for warning in preview.warnings:
             self.stdout.write(warning, style_func=self.style.WARNING)
+        for near in preview.near:
+            self.stdout.write(
+                _(
+                    "Row %(row)s: %(name)s is not a member but close to %(members)s; "
+                    "correct the name, or import with --close-names-are-new."
+                )
+                % {
+                    "row": near.row,
+                    "name": near.name,
+                    "members": ", ".join(name for _pk, name in near.members),
+                },
+                style_func=self.style.WARNING,
+            )
         if preview.problems:
             self.report(preview.problems)
         self.stdout.write(
             _(
                 "The file can be imported: %(evenings)s evenings, %(games)s games, "
-                "%(hands)s hands, %(sitouts)s sit-outs, %(members)s new members. "
-                "Nothing was changed (--dry-run)."
+                "%(hands)s hands, %(sitouts)s sit-outs, %(totals)s players' totals, "
+                "%(members)s new members. Nothing was changed (--dry-run)."
             )
             % {
+                "totals": preview.totals,
                 "evenings": len(preview.evenings),
                 "games": preview.games,
                 "hands": preview.hands,
@@ -166,9 +195,10 @@ class Command(ClubCommand):
             self.style.SUCCESS(
                 _(
                     "Imported %(evenings)s evenings: %(games)s games, %(hands)s hands, "
-                    "%(sitouts)s sit-outs; %(members)s new members."
+                    "%(sitouts)s sit-outs, %(totals)s players' totals; %(members)s new members."
                 )
                 % {
+                    "totals": result.totals,
                     "evenings": len(result.evenings),
                     "games": result.games,
                     "hands": result.hands,

@@ -340,7 +340,7 @@ def test_missing_columns_are_named(competition):
     columns = [c for c in handlog.COLUMNS if c not in ("points_b", "west")]
     problems = rejected(competition, csv_bytes(game_rows(), columns))
     assert len(problems) == 1 and problems[0].row == 1
-    assert "missing: west, points_b" in problems[0].message
+    assert "missing: West, Points zij" in problems[0].message
 
 
 def test_every_bad_row_is_reported_with_row_column_and_reason(competition):
@@ -632,7 +632,7 @@ def test_a_hand_log_saved_in_one_column_says_which_separator_it_found(competitio
     lines = csv_export.hand_log_csv(handlog.hand_log_rows(competition)).decode("utf-8-sig")
     data = "".join(f'"{line}"\r\n' for line in lines.splitlines()).encode()
     problems = rejected(competition, data)
-    assert "these are missing" in problems[0].message
+    assert "names none that this import knows" in problems[0].message
     assert "“,” (comma) between the titles" in problems[1].message
     assert "a semicolon (;), a comma (,) or a tab" in problems[1].message
 
