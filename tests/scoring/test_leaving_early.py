@@ -28,14 +28,12 @@ from django.urls import reverse
 
 from scoring import standings
 from tests import factories
-from tests.scoring.test_club_rules import (  # noqa: F401 (fixtures)
+from tests.scoring.test_club_rules import (
+    NAMES,
     by_name,
     check_in,
     configure,
-    director,
-    logged_in,
     play_round,
-    players,
     seat,
     the_evening,
 )
@@ -45,6 +43,22 @@ from tournaments.models import Attendance, EveningLog
 pytestmark = pytest.mark.django_db
 
 OCT_13 = datetime.date(2026, 10, 13)
+
+
+@pytest.fixture
+def director(club):
+    return factories.role(club, "director")
+
+
+@pytest.fixture
+def players(club):
+    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
+
+
+@pytest.fixture
+def logged_in(client, director):
+    client.force_login(director)
+    return client
 
 
 def second_evening(monkeypatch, logged_in, club, competition, players, director):
