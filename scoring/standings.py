@@ -16,7 +16,14 @@ A player's evening (an :class:`~scoring.ranking.EveningLine`):
 - personal adjustments (a -100 verzaken penalty, a director's correction);
 - a player who called in absent: the competition's absence policy (nothing,
   the evening's lowest total, or the absence score per round), counted as the
-  evening's rounds for the average but not as attendance.
+  evening's rounds for the average but not as attendance;
+- a player who left early (after round N): the competition's leaving policy
+  (keep the rounds played, the leaving score per round missed, or the evening's
+  lowest total and no place on the evening);
+- with tables of three, a player left over who sat out: the sit-out score, or
+  (``left_over`` "lowest") the evening's lowest total and no place.
+
+"The evening's lowest total" is the lowest of those who played the whole evening.
 """
 
 from collections import defaultdict
@@ -33,6 +40,7 @@ from django.db.models import (
     Exists,
     F,
     IntegerField,
+    Max,
     Min,
     OuterRef,
     Q,
@@ -85,6 +93,9 @@ class Tally:
     personal: int = 0
     played: bool = False
     rounds: dict = field(default_factory=dict)
+    #: False for a player scored the evening's lowest total for leaving early or for
+    #: being left over: they count for the season but take no place on the evening.
+    placed: bool = True
 
     def line(self, evening_id):
         # Positional, in EveningLine's field order (``_stored_lines`` makes the same
@@ -92,6 +103,12 @@ class Tally:
         return EveningLine(
             evening_id, self.points, self.games, self.marsen, self.nat, self.roem, self.played
         )
+
+    def evening_line(self, evening_id):
+        """The line the evening ranks: one without a place there (``placed`` False)
+        is listed as not played, so it takes no place, prize or poedelprijs."""
+        line = self.line(evening_id)
+        return line if self.placed else line._replace(played=False)
 
     def row(self):
         """The tally as stored: :data:`~scoring.models.EveningTotals.COLUMNS` after the member."""
@@ -421,16 +438,30 @@ def _apply_substitutes(competition, tallies, evening_ids, *, confirmed_only=True
 
 
 def _apply_absences(competition, tallies, evening_ids):
-    """Score late arrivals and players who called in absent, as the competition says.
+    """Score late arrivals, players who left early, players left over and players
+    who called in absent, as the competition says.
 
     A player whose first round is not round 1 arrived late: each round missed
     scores the late arrival score (when the club gives one), counted as a game.
-    "The evening's lowest score" is the lowest of the players who played the
-    whole evening: not one who left early, arrived late or missed a round.
+    A player who left after round N (their attendance says so; from before the
+    round was recorded: their last round) follows the leaving policy: keeps the
+    rounds played, scores the leaving score for each round drawn after N, or gets
+    the evening's lowest score without a place. A player left over who sat out a
+    round where tables of three are the rule gets, when the club says so, the
+    evening's lowest score without a place. "The evening's lowest score" is the
+    lowest of the players who played the whole evening: not one who left early,
+    arrived late, was left over or missed a round.
     """
     policy = competition.absence_policy
     late_score = competition.late_score
-    if policy == Competition.AbsencePolicy.NOTHING and late_score is None:
+    leaving = competition.leaving_policy
+    left_over = competition.left_over_lowest
+    if (
+        policy == Competition.AbsencePolicy.NOTHING
+        and late_score is None
+        and leaving == Competition.LeavingPolicy.KEEP
+        and not left_over
+    ):
         return
     rounds = dict(
         Round.objects.filter(evening_id__in=evening_ids)
@@ -438,32 +469,48 @@ def _apply_absences(competition, tallies, evening_ids):
         .annotate(n=Count("pk"))
         .values_list("evening_id", "n")
     )
-    first_rounds = (
+    seated_rounds = (
         Seat.objects.filter(round__evening_id__in=evening_ids, member__isnull=False)
         .values("round__evening_id", "member_id")
-        .annotate(first=Min("round__number"))
-        .values_list("round__evening_id", "member_id", "first")
+        .annotate(first=Min("round__number"), last=Max("round__number"))
+        .values_list("round__evening_id", "member_id", "first", "last")
     )
     late = defaultdict(dict)  # evening -> {member: rounds missed}
-    for evening_id, member_id, first in first_rounds:
+    last_round = defaultdict(dict)  # evening -> {member: last round with a place}
+    for evening_id, member_id, first, last in seated_rounds:
+        last_round[evening_id][member_id] = last
         if first > 1:
             late[evening_id][member_id] = first - 1
     statuses = defaultdict(dict)
-    for evening_id, member_id, status in Attendance.objects.filter(
+    left_after = defaultdict(dict)  # evening -> {member: the last round played}
+    for evening_id, member_id, status, after in Attendance.objects.filter(
         evening_id__in=evening_ids
-    ).values_list("evening_id", "member_id", "status"):
+    ).values_list("evening_id", "member_id", "status", "left_after"):
         statuses[evening_id][member_id] = status
+        if status == Attendance.Status.LEFT:
+            left_after[evening_id][member_id] = (
+                after if after is not None else last_round[evening_id].get(member_id, 0)
+            )
+    sat_out = defaultdict(set)  # evening -> {member left over}
+    if left_over:
+        for evening_id, member_id in Adjustment.objects.filter(
+            evening_id__in=evening_ids, kind=Adjustment.Kind.SITOUT, member__isnull=False
+        ).values_list("evening_id", "member_id"):
+            sat_out[evening_id].add(member_id)
     for evening_id in evening_ids:
         count = rounds.get(evening_id, 0)
         members = tallies[evening_id]
+        gone = left_after[evening_id]
         whole = [
             tally
             for member_id, tally in members.items()
             if tally.played
             and tally.games >= count
             and member_id not in late[evening_id]
-            and statuses[evening_id].get(member_id) != Attendance.Status.LEFT
+            and member_id not in gone
+            and member_id not in sat_out[evening_id]
         ]
+        lowest = min((t.points for t in whole), default=None)
         if late_score is not None:
             for member_id, missed in late[evening_id].items():
                 tally = members[member_id]
@@ -471,12 +518,28 @@ def _apply_absences(competition, tallies, evening_ids):
                 tally.games += missed
                 for number in range(1, missed + 1):
                     tally.rounds.setdefault(number, late_score)
+        without_place = set(sat_out[evening_id])
+        for member_id, after in gone.items():
+            tally = members.get(member_id)
+            if tally is None or not tally.played:
+                continue  # left before playing: nothing to score
+            if leaving == Competition.LeavingPolicy.FIXED:
+                for number in range(after + 1, count + 1):
+                    tally.points += competition.leaving_score
+                    tally.games += 1
+                    tally.rounds[number] = competition.leaving_score
+            elif leaving == Competition.LeavingPolicy.LOWEST:
+                without_place.add(member_id)
+        if lowest is not None:
+            for member_id in without_place:
+                tally = members[member_id]
+                tally.points, tally.games, tally.placed, tally.rounds = lowest, count, False, {}
         if policy == Competition.AbsencePolicy.NOTHING or not count:
             continue
         if policy == Competition.AbsencePolicy.LOWEST:
-            if not whole:
+            if lowest is None:
                 continue
-            points = min(t.points for t in whole)
+            points = lowest
         elif competition.absence_unit == Competition.AbsenceUnit.EVENING:
             points = competition.absence_score
         else:
@@ -624,6 +687,8 @@ def season_standings(
         or competition.substitute_strikes_lowest
         or competition.absence_policy != Competition.AbsencePolicy.NOTHING
         or competition.late_score is not None
+        or competition.leaving_policy != Competition.LeavingPolicy.KEEP
+        or competition.left_over_lowest
     ):
         tallies = evening_tallies(ids, confirmed_only=True, finished=ids, known=known)
         _apply_substitutes(competition, tallies, ids)
@@ -693,13 +758,21 @@ class EveningResult:
 
     @property
     def poedel(self):
-        """The lowest score among the ranked (poedelprijs); shared when equal, and
-        never to a player who already wins a prize."""
+        """The poedelprijs: the lowest score among the ranked players who played the
+        whole evening (as many games as the most: not one who left early or arrived
+        late with the rounds played only) and win no other prize; shared when equal.
+        When the last place wins a prize (the formule van 4), it goes to the lowest
+        place above it that wins none; nobody has it when every place wins a prize."""
         ranked = [line for line in self.lines if line.rank is not None]
         if not self.final or len(ranked) < 2:
             return set()
-        lowest = min(line.points for line in ranked)
-        return {line.key for line in ranked if line.points == lowest} - self.prizes
+        most = max(line.games for line in ranked)
+        prizes = self.prizes
+        eligible = [line for line in ranked if line.games == most and line.key not in prizes]
+        if not eligible:
+            return set()
+        lowest = min(line.points for line in eligible)
+        return {line.key for line in eligible if line.points == lowest}
 
     @property
     def confirmed(self):
@@ -738,7 +811,7 @@ def evening_result(*, evening: Evening) -> EveningResult:
         names = _names(members)
     h2h = head_to_head([evening.pk]) if "head_to_head" in competition.tie_breaks else None
     lines = rank_evening(
-        {key: tally.line(evening.pk) for key, tally in members.items()},
+        {key: tally.evening_line(evening.pk) for key, tally in members.items()},
         tie_breaks=competition.tie_breaks,
         h2h=None if pairs else h2h,
         name=lambda key: names.get(key, ""),
@@ -852,7 +925,7 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         if mine is None:
             continue
         ranked = rank_evening(
-            {key: t.line(evening.pk) for key, t in players.items()},
+            {key: t.evening_line(evening.pk) for key, t in players.items()},
             tie_breaks=competition.tie_breaks,
         )
         rank = next(line.rank for line in ranked if line.key == member.pk)

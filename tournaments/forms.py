@@ -73,7 +73,10 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
             "substitute_strikes_lowest",
             "sitout_score",
             "sitout_mars",
+            "left_over",
             "late_score",
+            "leaving_policy",
+            "leaving_score",
             "absence_policy",
             "absence_score",
             "absence_unit",
@@ -105,6 +108,8 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
         # Settings added later: a form posted without them keeps what the competition has.
         self.fields["absence_unit"].required = False
         self.fields["prize_rule"].required = False
+        self.fields["left_over"].required = False
+        self.fields["leaving_policy"].required = False
         sides = self.instance.side_ranking_definitions()
         self.initial["side_rankings"] = [str(side.kind) for side in sides]
         for side in sides:
@@ -126,6 +131,12 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
 
     def clean_prize_rule(self):
         return self._kept("prize_rule")
+
+    def clean_left_over(self):
+        return self._kept("left_over")
+
+    def clean_leaving_policy(self):
+        return self._kept("leaving_policy")
 
     def clean_movement(self):
         return self.cleaned_data["movement"] or (

@@ -70,6 +70,15 @@ class Competition(models.Model):
         LOWEST = "lowest", _("players who called in get the evening's lowest score")
         FIXED = "fixed", _("players who called in get the absence score")
 
+    class LeavingPolicy(models.TextChoices):
+        KEEP = "keep", _("a player who leaves early keeps the points of the rounds played")
+        FIXED = "fixed", _("each round missed scores the leaving score")
+        LOWEST = "lowest", _("a player who leaves early gets the evening's lowest score, no place")
+
+    class LeftOverPolicy(models.TextChoices):
+        SITOUT_SCORE = "sitout_score", _("the sit-out score for the round, with a place")
+        LOWEST = "lowest", _("the evening's lowest score, no place")
+
     class AbsenceUnit(models.TextChoices):
         ROUND = "round", _("per round")
         EVENING = "evening", _("per evening, whatever the number of rounds")
@@ -175,8 +184,19 @@ class Competition(models.Model):
         _("a sit-out counts as a mars"),
         default=False,
         help_text=_(
-            "For clubs that give 1600 plus a mars: the sit-out counts one mars for the "
-            "marsen column and tie-breaks (put the mars's points in the sit-out score)."
+            "For clubs that give the sit-out score plus a mars: each round sat out counts "
+            "one mars in the marsen column and the tie-breaks. It adds no points: the "
+            "player scores the sit-out score, nothing more."
+        ),
+    )
+    left_over = models.CharField(
+        _("the player left over"),
+        max_length=14,
+        choices=LeftOverPolicy.choices,
+        default=LeftOverPolicy.SITOUT_SCORE,
+        help_text=_(
+            "With tables of three: when a round cannot have one (5 players, or too few "
+            "substitutes), what a player who sits out gets for the evening."
         ),
     )
     late_score = models.PositiveIntegerField(
@@ -187,12 +207,29 @@ class Competition(models.Model):
             "Points per round a player who arrives late missed; empty: no score for those rounds."
         ),
     )
+    leaving_policy = models.CharField(
+        _("leaving early"),
+        max_length=10,
+        choices=LeavingPolicy.choices,
+        default=LeavingPolicy.KEEP,
+        help_text=_(
+            "A player the wedstrijdleider marks as left after a round. The poedelprijs "
+            "never goes to a player who left early with the points of the rounds played, "
+            "nor to one without a place."
+        ),
+    )
+    leaving_score = models.PositiveIntegerField(
+        _("leaving score"),
+        null=True,
+        blank=True,
+        help_text=_("Points per round missed by a player who left early, e.g. 1450."),
+    )
     prize_rule = models.CharField(
         _("evening prizes"),
         max_length=14,
         choices=PrizeRule.choices,
         default=PrizeRule.WINNER,
-        help_text=_("The poedelprijs (lowest score) is always given besides."),
+        help_text=_("The poedelprijs goes besides to the lowest score without another prize."),
     )
     prize_places = models.PositiveSmallIntegerField(
         _("prize places"),
@@ -275,6 +312,19 @@ class Competition(models.Model):
                 name="competition_ranking_basis_known",
             ),
             models.CheckConstraint(
+                condition=Q(leaving_policy__in=["keep", "fixed", "lowest"]),
+                name="competition_leaving_policy_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(leaving_policy="fixed") | Q(leaving_score__isnull=False),
+                name="competition_leaving_score_given",
+                violation_error_message=_("Say how many points a round missed scores."),
+            ),
+            models.CheckConstraint(
+                condition=Q(left_over__in=["sitout_score", "lowest"]),
+                name="competition_left_over_known",
+            ),
+            models.CheckConstraint(
                 condition=Q(absence_unit__in=["round", "evening"]),
                 name="competition_absence_unit_known",
             ),
@@ -353,6 +403,7 @@ class Competition(models.Model):
             self._clean_tie_breaks,
             self._clean_side_rankings,
             self._clean_prizes,
+            self._clean_leaving,
             self._clean_ruleset,
         )
         for check in checks:
@@ -410,6 +461,34 @@ class Competition(models.Model):
     def _clean_prizes(self):
         if self.prize_rule == self.PrizeRule.FIRST_N and not self.prize_places:
             raise ValidationError({"prize_places": _("Say how many places win a prize.")})
+
+    def _clean_leaving(self):
+        if self.leaving_policy == self.LeavingPolicy.FIXED and self.leaving_score is None:
+            raise ValidationError(
+                {"leaving_score": _("Say how many points a round missed scores.")}
+            )
+
+    @property
+    def has_sitouts(self):
+        """Whether a player can sit out a round and score the sit-out score: by the
+        rota, as a pair with an odd number of pairs, or as the player left over when
+        a table of three cannot be made (unless that player gets the evening's
+        lowest score instead). A league's evenings follow its matches: nobody sits out."""
+        if self.format == self.Format.LEAGUE:
+            return False
+        if self.kind == self.Kind.PAIRS or self.odd_players == self.OddPlayers.SITOUT:
+            return True
+        return self.left_over == self.LeftOverPolicy.SITOUT_SCORE
+
+    @property
+    def left_over_lowest(self):
+        """Whether a player left over (sitting out where tables of three are the
+        rule) gets the evening's lowest score and no place."""
+        return (
+            self.kind == self.Kind.INDIVIDUAL
+            and self.odd_players == self.OddPlayers.SUBSTITUTE
+            and self.left_over == self.LeftOverPolicy.LOWEST
+        )
 
     def _clean_ruleset(self):
         clean_ruleset(self)
@@ -574,6 +653,12 @@ class Attendance(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PRESENT
     )
+    left_after = models.PositiveSmallIntegerField(
+        _("left after round"),
+        null=True,
+        blank=True,
+        help_text=_("The last round a player who left early played (0: before round 1)."),
+    )
     checked_in_at = models.DateTimeField(_("checked in"), auto_now_add=True)
 
     class Meta:
@@ -587,6 +672,11 @@ class Attendance(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["present", "left", "late", "excused"]),
                 name="attendance_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(left_after__isnull=True) | Q(status="left"),
+                name="attendance_left_after_only_when_left",
+                violation_error_message=_("Only a player who left has a round they left after."),
             ),
         ]
 

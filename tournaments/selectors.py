@@ -79,12 +79,25 @@ def evenings_to_direct(*, user, today: datetime.date) -> list[ClubNights]:
     return [ClubNights(**entry) for entry in nights.values()]
 
 
+#: The attendance of a member who has none this evening (no status).
+NO_ATTENDANCE = Attendance(status=None)
+
+
 def evening_attendance(*, evening):
-    """Every member of the club with their attendance status this evening (or None)."""
+    """Every member of the club with their attendance this evening (``NO_ATTENDANCE``
+    when they have none: its status is None)."""
     club = evening.competition.club
-    status = dict(evening.attendances.values_list("member_id", "status"))
-    members = club.members.filter(Q(is_active=True) | Q(pk__in=status)).order_by("name")
-    return [(member, status.get(member.pk)) for member in members]
+    attendances = {a.member_id: a for a in evening.attendances.all()}
+    members = club.members.filter(Q(is_active=True) | Q(pk__in=attendances)).order_by("name")
+    return [(member, attendances.get(member.pk, NO_ATTENDANCE)) for member in members]
+
+
+def leave_after_choices(*, evening) -> list[int]:
+    """The rounds a player can leave after, latest first: the rounds drawn so far
+    (0: before round 1), never the evening's last round (then the evening is over)."""
+    drawn = evening.rounds.count()
+    last = min(drawn, evening.competition.rounds_per_evening - 1)
+    return list(range(last, -1, -1))
 
 
 def evening_rounds(*, evening):

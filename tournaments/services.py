@@ -45,6 +45,9 @@ COMPETITION_FIELDS = (
     "sitout_score",
     "sitout_mars",
     "late_score",
+    "left_over",
+    "leaving_policy",
+    "leaving_score",
     "absence_policy",
     "absence_score",
     "absence_unit",
@@ -166,8 +169,73 @@ def attendance_set(*, evening: Evening, member: Member, status: str | None, by):
         return None
     if status not in Attendance.Status.values:
         raise ValidationError(_("Unknown attendance status."))
+    if status == Attendance.Status.LEFT:
+        return _leave(evening, member, _last_round_seated(evening, member), by)
     attendance, _created = Attendance.objects.update_or_create(
-        evening=evening, member=member, defaults={"status": status}
+        evening=evening, member=member, defaults={"status": status, "left_after": None}
+    )
+    return attendance
+
+
+def _last_round_seated(evening, member):
+    """The last round of the evening the member has a place in (0: none)."""
+    rounds = Seat.objects.filter(round__evening=evening, member=member)
+    return rounds.aggregate(last=Max("round__number"))["last"] or 0
+
+
+@transaction.atomic
+def attendance_leave(*, evening: Evening, member: Member, after_round: int, by) -> Attendance:
+    """Record that a player left the evening after round ``after_round`` (0: before
+    round 1): they are drawn no more, and the competition's leaving policy scores
+    the rounds they missed. Logged on the evening."""
+    require(by, evening.competition.club, Capability.RUN_COMPETITIONS)
+    if member.club_id != evening.competition.club_id:
+        raise ValidationError(_("This player is not of this club."))
+    return _leave(evening, member, after_round, by)
+
+
+def _leave(evening, member, after_round, by):
+    evening = Evening.objects.select_for_update().select_related("competition").get(pk=evening.pk)
+    _check_evening_open(evening)
+    planned = evening.competition.rounds_per_evening
+    if not isinstance(after_round, int) or not 0 <= after_round < planned:
+        raise ValidationError(
+            {
+                "left_after": _(
+                    "A player leaves early after round 0 to %(last)s: after the last "
+                    "round the evening is over."
+                )
+                % {"last": planned - 1}
+            }
+        )
+    later = (
+        Seat.objects.filter(round__evening=evening, member=member, round__number__gt=after_round)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    if later is not None:
+        raise ValidationError(
+            {
+                "left_after": _(
+                    "%(name)s has a place in round %(number)s. Take back that draw (or swap "
+                    "them with a substitute) first, or choose a later round."
+                )
+                % {"name": member.name, "number": later}
+            }
+        )
+    attendance = Attendance.objects.filter(evening=evening, member=member).first() or Attendance(
+        evening=evening, member=member
+    )
+    attendance.status = Attendance.Status.LEFT
+    attendance.left_after = after_round
+    attendance.full_clean(validate_unique=False)
+    attendance.save()
+    EveningLog.objects.create(
+        evening=evening,
+        user=by,
+        summary=_("%(name)s left after round %(number)s")
+        % {"name": member.name, "number": after_round},
     )
     return attendance
 

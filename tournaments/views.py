@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from clubs.models import Member
 from clubs.permissions import Capability, club_required, may
 from common.forms import apply_validation_error
-from common.params import id_or_404
+from common.params import id_or_404, parse_int
 from common.rulesets import describe_ruleset
 from scoring.rules import InvalidRuleset, get_ruleset
 
@@ -262,9 +262,17 @@ def evening_attendance(request, club, pk):
             member = get_object_or_404(Member, club=club, pk=id_or_404(request.POST.get("member")))
             status = request.POST.get("status") or None
             try:
-                services.attendance_set(
-                    evening=evening, member=member, status=status, by=request.user
-                )
+                if status == Attendance.Status.LEFT and "left_after" in request.POST:
+                    services.attendance_leave(
+                        evening=evening,
+                        member=member,
+                        after_round=parse_int(request.POST["left_after"], maximum=99),
+                        by=request.user,
+                    )
+                else:
+                    services.attendance_set(
+                        evening=evening, member=member, status=status, by=request.user
+                    )
             except ValidationError as exc:
                 if _wants_json(request):
                     return JsonResponse({"errors": exc.messages}, status=400)
@@ -278,9 +286,12 @@ def evening_attendance(request, club, pk):
         "club": club,
         "evening": evening,
         "rows": rows,
-        "present": sum(1 for _m, status in rows if status == Attendance.Status.PRESENT),
+        "present": sum(
+            1 for _m, attendance in rows if attendance.status == Attendance.Status.PRESENT
+        ),
         "guest_form": GuestForm(),
         "Status": Attendance.Status,
+        "leave_after": selectors.leave_after_choices(evening=evening),
     }
     return render(request, "tournaments/evening_attendance.html", context)
 
@@ -295,8 +306,9 @@ def _attendance_row(request, evening, member):
     attendance = evening.attendances.filter(member=member).first()
     context = {
         "member": member,
-        "status": attendance.status if attendance else None,
+        "attendance": attendance or selectors.NO_ATTENDANCE,
         "Status": Attendance.Status,
+        "leave_after": selectors.leave_after_choices(evening=evening),
     }
     row = render_to_string("tournaments/includes/attendance_row.html", context, request=request)
     present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()

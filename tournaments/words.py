@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from .models import Competition
 
 __all__ = [
+    "describe_leaving",
     "describe_prizes",
     "describe_scores",
     "describe_settings",
@@ -74,9 +75,22 @@ def describe_settings(competition, period=None):
 
 
 def describe_scores(competition):
-    """Sit-out, late arrival and absence scores in plain words."""
+    """Sit-out, late arrival, leaving early and absence scores in plain words. The
+    sit-out score is stated only where a player can sit out (``has_sitouts``)."""
     words = []
-    if competition.sitout_mars:
+    if not competition.has_sitouts:
+        pass
+    elif competition.kind == Competition.Kind.INDIVIDUAL and (
+        competition.odd_players == Competition.OddPlayers.SUBSTITUTE
+    ):
+        words.append(
+            _(
+                "When a round cannot have a table of three, a player left over sits out "
+                "and scores %(score)s for that round."
+            )
+            % {"score": competition.sitout_score}
+        )
+    elif competition.sitout_mars:
         words.append(
             _("Sitting out a round scores %(score)s and counts as a mars.")
             % {"score": competition.sitout_score}
@@ -85,12 +99,21 @@ def describe_scores(competition):
         words.append(
             _("Sitting out a round scores %(score)s.") % {"score": competition.sitout_score}
         )
+    if competition.left_over_lowest:
+        words.append(
+            _(
+                "When a round cannot have a table of three, a player left over who sits "
+                "out gets the evening's lowest score (the lowest of those who played the "
+                "whole evening) and no place on the evening."
+            )
+        )
     words.extend(competition.describe_draw())
     if competition.late_score is not None:
         words.append(
             _("A player who arrives late scores %(score)s for each round missed.")
             % {"score": competition.late_score}
         )
+    words.append(describe_leaving(competition))
     policy = competition.absence_policy
     if policy == Competition.AbsencePolicy.LOWEST:
         words.append(
@@ -120,6 +143,24 @@ def describe_scores(competition):
     return words
 
 
+def describe_leaving(competition):
+    """What a player who leaves early gets, in a sentence."""
+    policy = competition.leaving_policy
+    if policy == Competition.LeavingPolicy.FIXED:
+        return _(
+            "A player who leaves early scores %(score)s for each round missed and keeps a place."
+        ) % {"score": competition.leaving_score}
+    if policy == Competition.LeavingPolicy.LOWEST:
+        return _(
+            "A player who leaves early gets the evening's lowest score (the lowest of "
+            "those who played the whole evening) and no place on the evening."
+        )
+    return _(
+        "A player who leaves early keeps the points of the rounds played and a place, "
+        "but not the poedelprijs."
+    )
+
+
 def describe_prizes(competition):
     """The evening prizes in plain words."""
     rule = competition.prize_rule
@@ -137,7 +178,12 @@ def describe_prizes(competition):
         prizes = _("The evening's winner wins a prize.")
     return [
         prizes,
-        _("The lowest score of the evening wins the poedelprijs (not to a prize winner)."),
+        _(
+            "The poedelprijs goes to the lowest score of those who played the whole "
+            "evening and win no other prize: when the last place already wins a prize, "
+            "to the lowest place that does not (none when every place wins a prize). A player "
+            "without a place never gets it."
+        ),
     ]
 
 

@@ -160,6 +160,9 @@ SCHEMA = {
         "substitute_strikes_lowest": BOOL,
         "sitout_mars": BOOL,
         "late_score": INT,
+        "left_over": CHOICE,
+        "leaving_policy": CHOICE,
+        "leaving_score": INT,
         "prize_rule": CHOICE,
         "prize_places": INT,
         "ranking_basis": CHOICE,
@@ -193,6 +196,7 @@ SCHEMA = {
         "evening": EVENING,
         "member": MEMBER,
         "status": CHOICE,
+        "left_after": INT,
         "checked_in_at": DATETIME,
     },
     "tournaments.round": {

@@ -182,7 +182,8 @@ def test_a_fixed_absence_score_never_takes_a_place_or_a_prize_on_the_evening(
     assert [name for name, line in lines.items() if line.rank == 1] == ["E", "G"]
     keys = {member.pk: name for name, member in players.items()}
     assert {keys[k] for k in result.winners} == {"E", "G"}
-    assert {keys[k] for k in result.poedel} == {"H"}
+    # Not H, who left after round 1 with 12: F, the lowest of a whole evening.
+    assert {keys[k] for k in result.poedel} == {"F"}
     season = by_name(standings.season_standings(competition=competition), players)
     assert season["X"].points == 500
     assert season["X"].rank == 1  # it counts for the season (no minimum attendance)
@@ -199,19 +200,22 @@ def test_a_fixed_absence_score_per_round_counts_each_round(
 
 
 @pytest.mark.parametrize(
-    ("rule", "places", "prizes"),
+    ("rule", "places", "prizes", "poedel"),
     [
-        ("winner", "", {"E", "G"}),
+        # The poedelprijs: the lowest of those who played both rounds, F's 54 (H left
+        # after round 1 with 12 and takes none).
+        ("winner", "", {"E", "G"}, "F"),
         # The first 3: E and G share place 1, A and C share place 3 (3 and 4).
-        ("first_n", "3", {"E", "G", "A", "C"}),
+        ("first_n", "3", {"E", "G", "A", "C"}, "F"),
         # 9 players: 2 prizes, both to E and G.
-        ("per_four", "", {"E", "G"}),
-        # Places 1-4 and 8: F is 8th.
-        ("formule_van_4", "", {"E", "G", "A", "C", "F"}),
+        ("per_four", "", {"E", "G"}, "F"),
+        # Places 1-4 and 8: F is 8th and wins a prize, so the poedelprijs goes to the
+        # lowest without one: I's 123 (B and D have 134).
+        ("formule_van_4", "", {"E", "G", "A", "C", "F"}, "I"),
     ],
 )
 def test_evening_prizes_follow_the_prize_rule(
-    monkeypatch, logged_in, club, players, director, rule, places, prizes
+    monkeypatch, logged_in, club, players, director, rule, places, prizes, poedel
 ):
     competition = configure(
         logged_in, club, absence_policy="lowest", prize_rule=rule, prize_places=places
@@ -220,14 +224,14 @@ def test_evening_prizes_follow_the_prize_rule(
     result = standings.evening_result(evening=evening)
     keys = {member.pk: name for name, member in players.items()}
     assert {keys[k] for k in result.prizes} == prizes
-    assert {keys[k] for k in result.poedel} == {"H"}
+    assert {keys[k] for k in result.poedel} == {poedel}
 
     page = logged_in.get(reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk}))
     html = page.content.decode()
     assert html.count("badge prize") == len(prizes) + 1  # with the poedelprijs
     report = reports.evening_report(evening=evening)
     prize_of = {row["name"]: row["prize"] for row in report.rows}
-    assert {name[-1] for name, prize in prize_of.items() if prize} == prizes | {"H"}
+    assert {name[-1] for name, prize in prize_of.items() if prize} == prizes | {poedel}
     text = "".join(
         page.extract_text() for page in PdfReader(io.BytesIO(pdf.report_pdf(report))).pages
     )

@@ -130,7 +130,7 @@ def test_the_competition_page_states_the_scores_prizes_and_rankings(client, club
         "Sitting out a round scores 1600.",
         "Players who called in get 4000 for the evening.",
         "The first 3 places of an evening win a prize.",
-        "The lowest score of the evening wins the poedelprijs",
+        "The poedelprijs goes to the lowest score of those who played the whole evening",
         "Only each player&#x27;s best 6 evenings count.",
         "Players need 4 evenings to be ranked",
         "Also ranked: the puntenkampioen: most total points (all counting evenings",
