@@ -81,7 +81,9 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
             "prize_places",
             "ranking_basis",
             "best_of",
+            "best_periods",
             "min_attendance",
+            "average_unit",
             "tie_breaks",
             "side_rankings",
         ]
@@ -105,6 +107,7 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
         # Settings added later: a form posted without them keeps what the competition has.
         self.fields["absence_unit"].required = False
         self.fields["prize_rule"].required = False
+        self.fields["average_unit"].required = False
         sides = self.instance.side_ranking_definitions()
         self.initial["side_rankings"] = [str(side.kind) for side in sides]
         for side in sides:
@@ -126,6 +129,9 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
 
     def clean_prize_rule(self):
         return self._kept("prize_rule")
+
+    def clean_average_unit(self):
+        return self._kept("average_unit")
 
     def clean_movement(self):
         return self.cleaned_data["movement"] or (
