@@ -6,8 +6,11 @@ database (one aggregate query) and hands them to :func:`rank_season` or
 
 1. keep only the evenings that count (opening nights excluded, the period's dates);
 2. keep a player's best N evenings when the club counts "best N of M"
-   (by evening total, or by evening average when ranking by average);
-3. the score: the total of the kept evenings, or their points per game;
+   (by evening total, or by evening average when ranking by average); in a season
+   of periods counted twice over (``best_periods``), the best N evenings of each
+   period make its period result, and the season keeps the best M period results;
+3. the score: the total of the kept evenings, or their average (points per game,
+   or per evening: the club's ``average_unit``);
 4. players below the minimum attendance are listed under the line, unranked;
 5. equal scores are split by the tie-breaks in the club's order (more marsen,
    fewer nat, more roem, better average, head-to-head); players still equal
@@ -26,11 +29,13 @@ from typing import NamedTuple
 
 # The basis and the tie-breaks are competition settings: defined (pure) next to the
 # competition model, which builds its choices from them; exported here as well.
-from tournaments.ranking_rules import Basis, PrizeRule, TieBreak
+from tournaments.ranking_rules import AverageUnit, Basis, PrizeRule, TieBreak
 
 __all__ = [
+    "AverageUnit",
     "Basis",
     "EveningLine",
+    "PeriodResult",
     "PrizeRule",
     "RankedLine",
     "RankingSettings",
@@ -62,19 +67,46 @@ class EveningLine(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class RankingSettings:
+    """How the standings count. ``best_of``: a player's best N evenings (of the
+    season, or of each period when ``best_periods`` is set); ``best_periods``: the
+    season is the sum of a player's best M period results (two-level best-N)."""
+
     basis: Basis = Basis.TOTAL
     best_of: int | None = None
     min_attendance: int = 0
     tie_breaks: tuple[TieBreak, ...] = ()
+    average_unit: AverageUnit = AverageUnit.GAME
+    best_periods: int | None = None
 
     @classmethod
-    def of(cls, *, basis="total", best_of=None, min_attendance=0, tie_breaks=()):
+    def of(
+        cls,
+        *,
+        basis="total",
+        best_of=None,
+        min_attendance=0,
+        tie_breaks=(),
+        average_unit="game",
+        best_periods=None,
+    ):
         return cls(
             basis=Basis(basis),
             best_of=best_of or None,
             min_attendance=min_attendance or 0,
             tie_breaks=tuple(TieBreak(t) for t in tie_breaks),
+            average_unit=AverageUnit(average_unit),
+            best_periods=best_periods or None,
         )
+
+
+class PeriodResult(NamedTuple):
+    """A player's result in one period of a season counted by periods: the total
+    of the best N evenings in it; ``counted`` when it is among the best M periods."""
+
+    period: Hashable
+    points: int
+    games: int
+    counted: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +128,8 @@ class RankedLine:
     tie_break: TieBreak | None = None
     lines: tuple[EveningLine, ...] = field(default=(), repr=False)
     basis: Basis = Basis.TOTAL
+    #: In a season counted by periods: each period's result, in the season's order.
+    periods: tuple[PeriodResult, ...] = ()
 
     @property
     def score(self):
@@ -107,6 +141,11 @@ class RankedLine:
 
 def _average(points, games):
     return Fraction(points, games) if games else Fraction(0)
+
+
+def _counted_average(points, games, evenings, unit):
+    """The average of counted evenings: per game, or per evening (``unit``)."""
+    return _average(points, evenings if unit is AverageUnit.EVENING else games)
 
 
 def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> RankedLine:
@@ -123,9 +162,9 @@ def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> R
         # position, not by value: two evenings can be equal lines.
         if settings.basis is Basis.MARSEN:
             values = marsen
-        elif settings.basis is Basis.AVERAGE:
+        elif settings.basis is Basis.AVERAGE and settings.average_unit is AverageUnit.GAME:
             values = list(map(_average, points, games))
-        else:
+        else:  # an evening's average per evening is its total
             values = points
         order = sorted(kept, key=values.__getitem__, reverse=True)
         kept = sorted(order[: settings.best_of])
@@ -138,7 +177,7 @@ def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> R
         points=total_points,
         games=total_games,
         evenings=sum(map(bool, played)),
-        average=_average(total_points, total_games),
+        average=_counted_average(total_points, total_games, len(kept), settings.average_unit),
         marsen=sum(map(marsen.__getitem__, kept)),
         nat=sum(map(nat.__getitem__, kept)),
         roem=sum(map(roem.__getitem__, kept)),
@@ -146,6 +185,50 @@ def summarize(key, lines: Sequence[EveningLine], settings: RankingSettings) -> R
         dropped=tuple(map(evenings.__getitem__, dropped)),
         lines=lines,
         basis=settings.basis,
+    )
+
+
+def summarize_periods(
+    key, lines: Sequence[EveningLine], settings: RankingSettings, period_of: Mapping
+) -> RankedLine:
+    """A player's season counted by periods: each period's result is the best
+    ``best_of`` evenings in it (:func:`summarize`), the season the best
+    ``best_periods`` period results (by the basis; among equal ones the earlier
+    period). ``period_of``: evening -> its period; an evening outside every period
+    does not count (neither counted nor dropped), but it is attendance."""
+    lines = tuple(lines)
+    by_period: dict = {}
+    for line in lines:  # the lines come by date, so the periods in the season's order
+        period = period_of.get(line.evening)
+        if period is not None:
+            by_period.setdefault(period, []).append(line)
+    results = [summarize(key, group, settings) for group in by_period.values()]
+    order = sorted(range(len(results)), key=lambda i: results[i].score, reverse=True)
+    kept = sorted(order[: settings.best_periods])
+    counted = [results[i] for i in kept]
+    points = sum(r.points for r in counted)
+    games = sum(r.games for r in counted)
+    evenings = tuple(e for r in counted for e in r.counted)
+    in_periods = [line.evening for group in by_period.values() for line in group]
+    kept_evenings = set(evenings)
+    return RankedLine(
+        key=key,
+        rank=None,
+        points=points,
+        games=games,
+        evenings=sum(line.played for line in lines),
+        average=_counted_average(points, games, len(evenings), settings.average_unit),
+        marsen=sum(r.marsen for r in counted),
+        nat=sum(r.nat for r in counted),
+        roem=sum(r.roem for r in counted),
+        counted=evenings,
+        dropped=tuple(e for e in in_periods if e not in kept_evenings),
+        lines=lines,
+        basis=settings.basis,
+        periods=tuple(
+            PeriodResult(period, r.points, r.games, i in kept)
+            for i, (period, r) in enumerate(zip(by_period, results, strict=True))
+        ),
     )
 
 
@@ -232,10 +315,19 @@ def rank_season(
     *,
     h2h: HeadToHead | None = None,
     name: Callable[[Hashable], str] = str,
+    period_of: Mapping | None = None,
 ) -> list[RankedLine]:
-    """The season standings from each player's evening lines."""
+    """The season standings from each player's evening lines; counted by periods
+    (:func:`summarize_periods`) when the settings have ``best_periods`` and
+    ``period_of`` says each evening's period."""
+    if settings.best_periods is not None and period_of is not None:
+        summarized = (
+            summarize_periods(key, lines, settings, period_of) for key, lines in evenings.items()
+        )
+    else:
+        summarized = (summarize(key, lines, settings) for key, lines in evenings.items())
     return rank_lines(
-        (summarize(key, lines, settings) for key, lines in evenings.items()),
+        summarized,
         settings,
         h2h=h2h,
         name=name,

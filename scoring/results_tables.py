@@ -7,9 +7,10 @@ it, and so are the spreadsheet, CSV and PDF of :mod:`scoring.exports.reports`.
 Each concept (roem, marsen, the average, ...) has one column function, so the
 standings, an evening's result and the player page say the same of it.
 
-:func:`player_evening_columns` and :func:`partner_columns` are the player page's
-two tables (no file yet); :func:`player_stat_columns` the columns its statistics
-share with the standings (their titles and help).
+:func:`player_evening_columns`, :func:`player_period_columns` (a season counted by
+periods) and :func:`partner_columns` are the player page's tables (no file yet);
+:func:`player_stat_columns` the columns its statistics share with the standings
+(their titles and help).
 
 Rows are plain dicts built by the views from ``scoring.standings``; the rank is
 a value of the row, so sorting by another column keeps every player's rank.
@@ -20,24 +21,28 @@ from fractions import Fraction
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from common.columns import DATE, DECIMAL, INT, RANK, TEXT, Column
 from common.rulesets import CHOICES as RULESET_CHOICES
 from common.rulesets import describe_game
 from common.tables import SpecTable
 from scoring.rules import InvalidRuleset
+from tournaments.ranking_rules import AverageUnit
 
 
 def standings_columns(
-    *, pairs=False, evenings=True, round_numbers=(), prize=False, competition=None
+    *, pairs=False, evenings=True, round_numbers=(), prize=False, competition=None, periods=()
 ):
     """The columns of the standings (``evenings``) or of an evening's result
     (``round_numbers``: a column per round; ``prize``: winner and poedelprijs in
     words, for the files; the page shows them as badges by the name).
 
     ``competition``: whose rule set and sit-out score the columns' help states (what
-    a nat team's roem does, what a game is); without it the help says it in general."""
+    a nat team's roem does, what a game is), and whose average unit the average's
+    title says (an evening's result: always per game); without it the help says it
+    in general. ``periods``: the periods a season is counted by
+    (``Standings.periods``): a column per period's result and which ones count."""
     ruleset = _ruleset_of(competition)
     columns = [
         rank_column(),
@@ -46,7 +51,9 @@ def standings_columns(
     columns += [
         Column(f"round_{n}", _("Round %(number)s") % {"number": n}, INT, 9) for n in round_numbers
     ]
-    columns += [points_column(season=evenings), average_column(ruleset)]
+    columns += period_columns(periods, competition)
+    unit = competition.average_unit if competition is not None and evenings else None
+    columns += [points_column(season=evenings), average_column(ruleset, unit=unit)]
     if evenings:
         columns.append(evenings_column())
     columns += [
@@ -101,13 +108,59 @@ def points_column(*, season=True):
     return Column("points", _("Points"), INT, 9, help=words)
 
 
-def average_column(ruleset=None, title=None):
-    """Points per game, with what a game is under ``ruleset`` (a boompje of 16 hands,
-    a match to 500)."""
-    words = _("Points per game: the points divided by the games.")
-    if ruleset is not None:
-        words += " " + describe_game(ruleset)
-    return Column("average", title or _("Average"), DECIMAL, 9, help=words)
+def average_column(ruleset=None, *, unit=None, long=False):
+    """The average (gemiddelde), its title saying its basis: points per game (a
+    game as ``ruleset`` has it: a boompje of 16 hands, a match to 500) or per
+    evening (``unit``, a ``Competition.AverageUnit``; None: per game). ``long``:
+    the title in full words (the player page), else the header's short one."""
+    if unit == AverageUnit.EVENING:
+        title = _("Average per evening") if long else _("Avg. per evening")
+        words = _("Points per evening: the points divided by the evenings counted.")
+    else:
+        title = _("Average per game") if long else _("Avg. per game")
+        words = _("Points per game: the points divided by the games.")
+        if ruleset is not None:
+            words += " " + describe_game(ruleset)
+    return Column("average", title, DECIMAL, 9, help=words)
+
+
+def period_columns(periods, competition=None):
+    """A season counted by periods: each period's result (its name as the title),
+    then the periods that count."""
+    if not periods:
+        return []
+    best = competition.best_of if competition is not None else None
+    if best:
+        words = ngettext(
+            "The period's result: the player's best evening in it.",
+            "The period's result: the total of the player's best %(count)s evenings in it.",
+            best,
+        ) % {"count": best}
+    else:
+        words = _("The period's result: the total of the player's evenings in it.")
+    columns = [Column(f"period_{p.pk}", p.name, INT, 9, help=words) for p in periods]
+    columns.append(
+        Column(
+            "periods_counted",
+            _("Periods counted"),
+            TEXT,
+            18,
+            help=_("The periods whose results make the player's points, the best ones."),
+        )
+    )
+    return columns
+
+
+def period_cells(line, periods):
+    """A standings row's values of :func:`period_columns` (``line``: a ranked line)."""
+    names = {p.pk: p.name for p in periods}
+    cells = {f"period_{p.pk}": None for p in periods}
+    for result in line.periods:
+        cells[f"period_{result.period}"] = result.points
+    cells["periods_counted"] = ", ".join(
+        names[r.period] for r in line.periods if r.counted and r.period in names
+    )
+    return cells
 
 
 def evenings_column():
@@ -285,7 +338,7 @@ def player_stat_columns(competition):
     ruleset = _ruleset_of(competition)
     columns = [
         games_column(),
-        average_column(ruleset, title=_("Average per game")),
+        average_column(ruleset, unit=competition.average_unit, long=True),
         marsen_column(sitout_mars=competition.sitout_mars),
         roem_column(ruleset),
     ]
@@ -310,6 +363,34 @@ def player_evening_rows(evenings, *, url):
             "counts": counts.get(e.counts, _("does not count")),
         }
         for e in evenings
+    ]
+
+
+def player_period_columns():
+    """The player page's periods, in a season counted by periods: each period's
+    result and whether the standings count it."""
+    return [
+        Column("name", _("Period"), TEXT, 16),
+        Column("points", _("Result"), INT, 9),
+        Column("counts", _("In the standings"), TEXT, 24),
+    ]
+
+
+def player_period_rows(periods):
+    """The rows of :func:`player_period_columns` (``periods``: ``PlayerStats.periods``)."""
+    return [
+        {
+            "name": period.name,
+            "points": result.points if result else None,
+            "counts": (
+                _("no evening played")
+                if result is None
+                else _("counts")
+                if result.counted
+                else _("dropped (not among the best)")
+            ),
+        }
+        for period, result in periods
     ]
 
 
@@ -342,3 +423,11 @@ class PartnersTable(SpecTable):
 
     def __init__(self, data, **kwargs):
         super().__init__(data, columns=partner_columns(), **kwargs)
+
+
+class PlayerPeriodsTable(SpecTable):
+    class Meta(SpecTable.Meta):
+        attrs = {"class": "player-periods"}
+
+    def __init__(self, data, **kwargs):
+        super().__init__(data, columns=player_period_columns(), **kwargs)

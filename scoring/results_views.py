@@ -22,9 +22,12 @@ from .results_tables import (
     EveningResultTable,
     PartnersTable,
     PlayerEveningsTable,
+    PlayerPeriodsTable,
     StandingsTable,
     partner_rows,
+    period_cells,
     player_evening_rows,
+    player_period_rows,
     player_stat_columns,
     standings_columns,
 )
@@ -48,7 +51,7 @@ def _player_urls(club, competition):
     return lambda key: f"{prefix}{key}/?competition={competition.pk}"
 
 
-def _rows(lines, names, club, competition, *, pairs=False):
+def _rows(lines, names, club, competition, *, pairs=False, periods=()):
     rows = []
     player_url = _player_urls(club, competition)
     for line in lines:
@@ -67,6 +70,7 @@ def _rows(lines, names, club, competition, *, pairs=False):
                 "marsen": line.marsen,
                 "nat": line.nat,
                 "roem": line.roem,
+                **period_cells(line, periods),
             }
         )
     return rows
@@ -80,17 +84,17 @@ def season_standings(request, club, pk):
         period = get_object_or_404(competition.periods, pk=id_or_404(request.GET["period"]))
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
-    columns = standings_columns(pairs=pairs, competition=competition)
-    table = StandingsTable(
-        _rows(result.lines, result.names, club, competition, pairs=pairs), columns=columns
-    )
+    columns = standings_columns(pairs=pairs, competition=competition, periods=result.periods)
+    rows = _rows(result.lines, result.names, club, competition, pairs=pairs, periods=result.periods)
+    table = StandingsTable(rows, columns=columns)
     configure_table(request, table)
     labels = dict(Competition.SideRanking.choices)
     sides = []
+    side_columns = standings_columns(pairs=pairs, competition=competition)
     for key, side in standings.side_standings(competition=competition, period=period):
         side_table = StandingsTable(
             _rows(side.lines, side.names, club, competition, pairs=pairs),
-            columns=columns,
+            columns=side_columns,
             prefix=f"{key}-",
         )
         configure_table(request, side_table)
@@ -171,6 +175,9 @@ def player(request, club, pk):
         if stats
         else None,
         "partners_table": PartnersTable(partner_rows(stats.partners)) if stats else None,
+        "periods_table": PlayerPeriodsTable(player_period_rows(stats.periods))
+        if stats and stats.periods
+        else None,
     }
     return render(request, "scoring/results/player.html", context)
 

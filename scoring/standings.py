@@ -611,6 +611,9 @@ class Standings:
     evenings: list
     settings: RankingSettings
     period: object = None
+    #: The periods the season is counted by (``Competition.best_periods``), in order;
+    #: empty for a season counted by its evenings and for a period's own standings.
+    periods: list = field(default_factory=list)
 
     @property
     def ranked(self):
@@ -648,7 +651,25 @@ def ranking_settings(competition):
         best_of=competition.best_of,
         min_attendance=competition.min_attendance,
         tie_breaks=competition.tie_breaks,
+        average_unit=competition.average_unit,
+        best_periods=competition.best_periods,
     )
+
+
+def season_periods(competition, evenings):
+    """The periods a season is counted by and each evening's period:
+    ``(periods, {evening_id: period_id})``; ``([], None)`` for a season counted
+    by its evenings."""
+    if not competition.ranks_by_periods():
+        return [], None
+    periods = list(competition.periods.order_by("start_date"))
+    period_of = {}
+    for evening in evenings:
+        for period in periods:
+            if period.start_date <= evening.date <= period.end_date:
+                period_of[evening.pk] = period.pk
+                break
+    return periods, period_of
 
 
 def side_ranking_settings(side) -> RankingSettings:
@@ -701,14 +722,20 @@ def season_standings(
                 per_key[key].append(tally.line(evening_id))
     else:  # the stored tallies are the lines: no 4,000 tallies made in between
         per_key = _stored_lines(ids, known=known)
+    own = ranking_settings(competition)
+    periods, period_of = [], None
     if settings is None:
-        settings = ranking_settings(competition)
+        settings = own
+        if period is None:  # a period's own standings are its best evenings
+            periods, period_of = season_periods(competition, evenings)
     else:
-        settings = replace(settings, tie_breaks=ranking_settings(competition).tie_breaks)
+        settings = replace(settings, tie_breaks=own.tie_breaks, average_unit=own.average_unit)
     names = _pair_names(competition) if pairs else _names(per_key)
     h2h = head_to_head(ids) if "head_to_head" in competition.tie_breaks and not pairs else None
-    lines = rank_season(per_key, settings, h2h=h2h, name=lambda key: names.get(key, ""))
-    return Standings(competition, lines, names, evenings, settings, period)
+    lines = rank_season(
+        per_key, settings, h2h=h2h, name=lambda key: names.get(key, ""), period_of=period_of
+    )
+    return Standings(competition, lines, names, evenings, settings, period, periods)
 
 
 def _pair_names(competition):
@@ -880,9 +907,17 @@ class PlayerStats:
     #: The player's line in the season standings (None in a pairs competition or
     #: before the first counting evening): the totals that decide the ranking.
     standing: RankedLine | None = None
+    #: A season counted by periods: ``(period, PeriodResult or None)`` for each of
+    #: its periods, in order (None: the player has no evening in it).
+    periods: list = field(default_factory=list)
+    #: What the average divides by (``Competition.AverageUnit``).
+    average_unit: str = "game"
 
     @property
     def average(self):
+        """Points per game, or per evening played (the competition's average unit)."""
+        if self.average_unit == Competition.AverageUnit.EVENING:
+            return self.points / len(self.evenings) if self.evenings else 0
         return self.points / self.games if self.games else 0
 
     @property
@@ -912,9 +947,12 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
     _apply_substitutes(competition, tallies, ids)
     _apply_absences(competition, tallies, ids)
     standing = None
+    periods = []
     if competition.kind != Competition.Kind.PAIRS:
-        lines = season_standings(competition=competition).lines
-        standing = next((line for line in lines if line.key == member.pk), None)
+        table = season_standings(competition=competition)
+        standing = next((line for line in table.lines if line.key == member.pk), None)
+        results = {r.period: r for r in standing.periods} if standing else {}
+        periods = [(period, results.get(period.pk)) for period in table.periods]
     counted = set(standing.counted) if standing else set()
     dropped = set(standing.dropped) if standing else set()
     own = []
@@ -949,6 +987,8 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         verzaken=totals.verzaken,
         partners=_partners(member, ids),
         standing=standing,
+        periods=periods,
+        average_unit=competition.average_unit,
     )
 
 

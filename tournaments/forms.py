@@ -84,7 +84,9 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
             "prize_places",
             "ranking_basis",
             "best_of",
+            "best_periods",
             "min_attendance",
+            "average_unit",
             "tie_breaks",
             "side_rankings",
         ]
@@ -110,6 +112,7 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
         self.fields["prize_rule"].required = False
         self.fields["left_over"].required = False
         self.fields["leaving_policy"].required = False
+        self.fields["average_unit"].required = False
         sides = self.instance.side_ranking_definitions()
         self.initial["side_rankings"] = [str(side.kind) for side in sides]
         for side in sides:
@@ -137,6 +140,9 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
 
     def clean_leaving_policy(self):
         return self._kept("leaving_policy")
+
+    def clean_average_unit(self):
+        return self._kept("average_unit")
 
     def clean_movement(self):
         return self.cleaned_data["movement"] or (

@@ -107,6 +107,15 @@ class Competition(models.Model):
         name="SideRanking",
     )
 
+    AverageUnit = text_choices(
+        ranking_rules.AverageUnit,
+        {
+            ranking_rules.AverageUnit.GAME: _("per game (boompje)"),
+            ranking_rules.AverageUnit.EVENING: _("per evening"),
+        },
+        name="AverageUnit",
+    )
+
     TieBreak = text_choices(
         ranking_rules.TieBreak,
         {
@@ -244,7 +253,32 @@ class Competition(models.Model):
         _("best evenings counted"),
         null=True,
         blank=True,
-        help_text=_("Count only a player's best N evenings; empty counts all."),
+        help_text=_(
+            "Count only a player's best N evenings; empty counts all. With best "
+            "periods counted: a player's best N evenings of each period."
+        ),
+    )
+    best_periods = models.PositiveSmallIntegerField(
+        _("best periods counted"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "A season of periods: a period's result is a player's best evenings in it "
+            "(the best evenings counted), and the season ranking is the sum of each "
+            "player's best M period results. Empty: the season counts its evenings, "
+            "not its periods."
+        ),
+    )
+    average_unit = models.CharField(
+        _("average"),
+        max_length=10,
+        choices=AverageUnit.choices,
+        default=AverageUnit.GAME,
+        help_text=_(
+            "What the average (gemiddelde) divides the points by: the games (boompjes) "
+            "or the evenings counted. The standings' average column, ranking by "
+            "average and the average tie-break use it."
+        ),
     )
     min_attendance = models.PositiveSmallIntegerField(
         _("minimum attendance"),
@@ -333,6 +367,19 @@ class Competition(models.Model):
                 name="competition_prize_rule_known",
             ),
             models.CheckConstraint(
+                condition=Q(average_unit__in=enum_values(ranking_rules.AverageUnit)),
+                name="competition_average_unit_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(best_periods__isnull=True)
+                | (Q(best_periods__gte=1) & ~Q(format="tournament")),
+                name="competition_best_periods_of_a_season",
+                violation_error_message=_(
+                    "Best periods counted: a whole number of at least 1, for a season "
+                    "(a one-off tournament has no periods)."
+                ),
+            ),
+            models.CheckConstraint(
                 condition=~Q(prize_rule="first_n") | Q(prize_places__gte=1),
                 name="competition_prize_places_given",
                 violation_error_message=_("Say how many places win a prize."),
@@ -395,7 +442,8 @@ class Competition(models.Model):
     def clean(self):
         """The tie-break order names known tie-breaks, each once; the side rankings
         are known ones, each once, with a best N of at least 1 (or none) and a
-        minimum of 0 or more; a "first N" prize rule says N; the rule set is the
+        minimum of 0 or more; a "first N" prize rule says N; best periods counted is
+        at least 1, and only for a season; the rule set is the
         preset with the overrides, checked by the scoring core (the overrides are
         stored as the core gives them: only what differs)."""
         errors = {}
@@ -404,6 +452,7 @@ class Competition(models.Model):
             self._clean_side_rankings,
             self._clean_prizes,
             self._clean_leaving,
+            self._clean_best_periods,
             self._clean_ruleset,
         )
         for check in checks:
@@ -489,6 +538,26 @@ class Competition(models.Model):
             and self.odd_players == self.OddPlayers.SUBSTITUTE
             and self.left_over == self.LeftOverPolicy.LOWEST
         )
+
+    def _clean_best_periods(self):
+        if self.best_periods is None:
+            return
+        if self.best_periods < 1:
+            raise ValidationError(
+                {"best_periods": _("Count at least 1 period, or leave it empty.")}
+            )
+        if self.format == self.Format.TOURNAMENT:
+            raise ValidationError(
+                {
+                    "best_periods": _(
+                        "A one-off tournament has no periods: leave the best periods empty."
+                    )
+                }
+            )
+
+    def ranks_by_periods(self):
+        """The season ranking is the sum of each player's best period results."""
+        return self.best_periods is not None
 
     def _clean_ruleset(self):
         clean_ruleset(self)

@@ -8,7 +8,7 @@ and the tie-break lists store.
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Basis", "PrizeRule", "Side", "SideRanking", "TieBreak"]
+__all__ = ["AverageUnit", "Basis", "PrizeRule", "Side", "SideRanking", "TieBreak"]
 
 
 class Basis(StrEnum):
@@ -25,6 +25,16 @@ class Basis(StrEnum):
 
 #: The bases a competition's main standings can rank by.
 MAIN_BASES = (Basis.TOTAL, Basis.AVERAGE)
+
+
+class AverageUnit(StrEnum):
+    """What the average (gemiddelde) divides the points by: the standings' average
+    column, the average basis and the average tie-break all use it."""
+
+    GAME = "game"
+    """Points per game (per boompje): rounds played, sat out or absence-scored."""
+    EVENING = "evening"
+    """Points per evening counted (per avond)."""
 
 
 class PrizeRule(StrEnum):

@@ -55,6 +55,8 @@ COMPETITION_FIELDS = (
     "prize_places",
     "ranking_basis",
     "best_of",
+    "best_periods",
+    "average_unit",
     "min_attendance",
     "tie_breaks",
     "side_rankings",

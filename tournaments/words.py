@@ -13,6 +13,7 @@ from .models import Competition
 
 __all__ = [
     "describe_leaving",
+    "describe_periods",
     "describe_prizes",
     "describe_scores",
     "describe_settings",
@@ -25,11 +26,19 @@ __all__ = [
 def describe_settings(competition, period=None):
     """The ranking rules in plain words, so every player can check by hand."""
     words = []
+    per_evening = competition.average_unit == Competition.AverageUnit.EVENING
     if competition.ranking_basis == Competition.RankingBasis.AVERAGE:
-        words.append(_("Ranked by average points per game."))
+        if per_evening:
+            words.append(_("Ranked by average points per evening."))
+        else:
+            words.append(_("Ranked by average points per game."))
     else:
         words.append(_("Ranked by total points."))
-    if competition.best_of:
+    if per_evening:
+        words.append(_("The average is per evening: the points divided by the evenings counted."))
+    if competition.ranks_by_periods() and period is None:
+        words.extend(describe_periods(competition))
+    elif competition.best_of:
         words.append(
             ngettext(
                 "Only each player's best evening counts.",
@@ -72,6 +81,42 @@ def describe_settings(competition, period=None):
             }
         )
     return words
+
+
+def describe_periods(competition):
+    """A season counted by periods (two-level best N) in plain words."""
+    if competition.best_of:
+        period = ngettext(
+            "A period's result is each player's best evening in it.",
+            "A period's result is the total of each player's best %(count)s evenings in it.",
+            competition.best_of,
+        ) % {"count": competition.best_of}
+    else:
+        period = _("A period's result is the total of each player's evenings in it.")
+    season = ngettext(
+        "The season ranking counts each player's best period result.",
+        "The season ranking is the sum of each player's best %(count)s period results.",
+        competition.best_periods,
+    ) % {"count": competition.best_periods}
+    periods = list(competition.periods.order_by("start_date"))
+    if not periods:
+        where = _(
+            "The competition has no periods yet, so no evening counts: add the periods "
+            "on the competition page."
+        )
+    else:
+        where = _("Periods: %(names)s. Evenings outside the periods do not count.") % {
+            "names": ", ".join(
+                _("%(name)s (%(start)s to %(end)s)")
+                % {
+                    "name": p.name,
+                    "start": date_format(p.start_date),
+                    "end": date_format(p.end_date),
+                }
+                for p in periods
+            )
+        }
+    return [period, season, where]
 
 
 def describe_scores(competition):

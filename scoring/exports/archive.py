@@ -167,6 +167,8 @@ SCHEMA = {
         "prize_places": INT,
         "ranking_basis": CHOICE,
         "best_of": INT,
+        "best_periods": INT,
+        "average_unit": CHOICE,
         "min_attendance": INT,
         "tie_breaks": JSON,
         "side_rankings": JSON,

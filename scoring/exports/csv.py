@@ -9,6 +9,9 @@ Standings and results
     has the column titles in the active language, no lines above or below it: a
     CSV file is one table for a program to read, and lines of text around it
     would be read as rows of players (a pandas or spreadsheet import, a sort).
+    The standings' side rankings (puntenkampioen, most marsen) are rows of the same
+    table after the main ranking's, with a first column "Ranking" naming each
+    row's ranking (only when the competition has side rankings).
     The settings and what each column counts (the columns' help) are in the
     .xlsx and the PDF, and on the page. A shared
     rank is written ``3=``, a rank below the attendance line stays empty, an
@@ -28,6 +31,8 @@ Both
 
 from datetime import date
 
+from django.utils.translation import gettext as _
+
 from common.columns import TEXT
 from common.csvfile import Verbatim, csv_bytes, csv_lines
 
@@ -44,8 +49,19 @@ def _report_value(column, row):
 
 
 def report_csv(report: Report) -> bytes:
+    """The report's table; a report with more rankings (the standings' side rankings)
+    has a first column naming each row's ranking, the main one's rows first."""
     header = [str(column.title) for column in report.columns]
     rows = ([_report_value(column, row) for column in report.columns] for row in report.rows)
+    if report.sections:
+        header = [_("Ranking"), *header]
+        tables = [(report.title, report.rows)]
+        tables += [(section.title, section.rows) for section in report.sections]
+        rows = (
+            [str(title), *(_report_value(column, row) for column in report.columns)]
+            for title, table in tables
+            for row in table
+        )
     return csv_bytes(header, rows)
 
 

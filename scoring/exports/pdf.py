@@ -28,8 +28,10 @@ Table plan
     alphabetical order with their table and seat, and who sits out.
 Reports
     The standings or an evening's result as a table whose header row repeats on
-    every page; the ranking settings above it, in words; under it, what each
-    column counts (the columns' help), a line per column, then the footnotes. Landscape when the
+    every page; the ranking settings above it, in words; under it each side
+    ranking of the standings (puntenkampioen, most marsen) under its heading and
+    definition, then what each column counts (the columns' help), a line per
+    column, then the footnotes. Landscape when the
     columns do not fit upright (an evening of five rounds or more).
 """
 
@@ -70,20 +72,20 @@ def _column_widths(report, data):
 
 
 def report_pdf(report: Report) -> bytes:
-    """Standings or an evening's result; the header row repeats on every page."""
+    """Standings or an evening's result; the header row repeats on every page. Further
+    rankings (the standings' side rankings) follow the main table, each under its
+    heading and the sentence of its definition, in the same columns."""
     register_fonts()
-    from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.units import mm
-    from reportlab.platypus import Spacer, Table, TableStyle
+    from reportlab.platypus import Spacer
 
     styles = _styles()
-    data = [[column.title for column in report.columns]]
-    for row in report.rows:
-        data.append([_report_cell(column, row, styles) for column in report.columns])
+    tables = [report.rows] + [section.rows for section in report.sections]
+    data = [_report_data(report, rows, styles) for rows in tables]
     # Every column as wide as its widest cell; the name column takes the rest
     # (its names wrap), and the page turns sideways when that is too little.
-    fixed = _column_widths(report, data)
+    fixed = _column_widths(report, [data[0][0], *(row for d in data for row in d[1:])])
     name_room = 45 * mm
     pagesize = A4 if sum(fixed.values()) + name_room <= A4[0] - 30 * mm else landscape(A4)
     buffer = io.BytesIO()
@@ -97,6 +99,40 @@ def report_pdf(report: Report) -> bytes:
     story.append(Spacer(1, 8))
     rest = max(doc.width - sum(fixed.values()), name_room)
     widths = [fixed.get(index, rest) for index in range(len(report.columns))]
+    story.append(_report_table(report, report.rows, data[0], widths))
+    for section, section_data in zip(report.sections, data[1:], strict=True):
+        story.append(Spacer(1, 10))
+        story.append(_p(section.title, styles["subtitle"]))
+        story.extend(_p(note, styles["small"]) for note in section.notes)
+        story.append(Spacer(1, 4))
+        story.append(_report_table(report, section.rows, section_data, widths))
+        story.extend(_p(note, styles["small"]) for note in section.footnotes)
+    notes = column_notes(report.columns)
+    if notes:
+        story.append(Spacer(1, 6))
+        story.extend(term(column.title, column.help, styles["small"]) for column in notes)
+    if report.footnotes:
+        story.append(Spacer(1, 6))
+        story.extend(_p(note, styles["small"]) for note in report.footnotes)
+    footer = f"{report.title} · {report.subtitle}"
+    doc.build(story, canvasmaker=numbered_canvas(report.club, footer, report.printed))
+    return buffer.getvalue()
+
+
+def _report_data(report, rows, styles):
+    """The header and the cells of one ranked table."""
+    data = [[column.title for column in report.columns]]
+    for row in rows:
+        data.append([_report_cell(column, row, styles) for column in report.columns])
+    return data
+
+
+def _report_table(report, rows, data, widths):
+    """One ranked table: the header repeating on every page, a line above the players
+    without a rank."""
+    from reportlab.lib import colors
+    from reportlab.platypus import Table, TableStyle
+
     table = Table(data, colWidths=widths, repeatRows=1)
     style = [
         ("FONT", (0, 0), (-1, -1), FONT, 9),
@@ -113,22 +149,12 @@ def report_pdf(report: Report) -> bytes:
     for number in range(1, len(data)):
         if number % 2 == 0:
             style.append(("BACKGROUND", (0, number), (-1, number), colors.HexColor("#f3f3f3")))
-    ranked = [row.get("rank") is not None for row in report.rows]
+    ranked = [row.get("rank") is not None for row in rows]
     if any(ranked) and not all(ranked):
         line = ranked.index(False) + 1
         style.append(("LINEABOVE", (0, line), (-1, line), 1.2, colors.black))
     table.setStyle(TableStyle(style))
-    story.append(table)
-    notes = column_notes(report.columns)
-    if notes:
-        story.append(Spacer(1, 6))
-        story.extend(term(column.title, column.help, styles["small"]) for column in notes)
-    if report.footnotes:
-        story.append(Spacer(1, 6))
-        story.extend(_p(note, styles["small"]) for note in report.footnotes)
-    footer = f"{report.title} · {report.subtitle}"
-    doc.build(story, canvasmaker=numbered_canvas(report.club, footer, report.printed))
-    return buffer.getvalue()
+    return table
 
 
 # ---------------------------------------------------------------- score sheets

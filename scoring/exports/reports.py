@@ -12,16 +12,17 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from common.columns import Column
 from common.formatting import day_text
 from scoring import rules, standings
 from scoring.models import Game, Hand
-from scoring.results_tables import standings_columns
+from scoring.results_tables import period_cells, standings_columns
 from scoring.results_words import describe_evening
 from tournaments.models import Competition, Evening, Round, Seat
-from tournaments.words import describe_settings
+from tournaments.words import describe_settings, describe_side_ranking
 
 
 @dataclass
@@ -40,9 +41,24 @@ class Report:
     sheet: str = ""  # the spreadsheet tab's name
     stem: str = ""  # the file name without extension
     printed: date | None = None
+    #: More rankings of the same columns after the main one (the standings' side
+    #: rankings: puntenkampioen, most marsen), as the page shows them.
+    sections: list[ReportSection] = field(default_factory=list)
 
 
-def _line_row(line, names):
+@dataclass
+class ReportSection:
+    """A ranking a report holds after its main table, in the report's columns: its
+    own title (the page's heading), the sentence of its definition and its rows."""
+
+    key: str
+    title: str
+    rows: list[dict]
+    notes: list[str] = field(default_factory=list)
+    footnotes: list[str] = field(default_factory=list)
+
+
+def _line_row(line, names, periods=()):
     return {
         "rank": line.rank,
         "shared": line.shared,
@@ -54,6 +70,7 @@ def _line_row(line, names):
         "marsen": line.marsen,
         "nat": line.nat,
         "roem": line.roem,
+        **period_cells(line, periods),
     }
 
 
@@ -61,22 +78,42 @@ def _fit_widths(columns, rows):
     return [column.fitted(rows) for column in columns]
 
 
+def _below_line(result):
+    if not result.unranked:
+        return []
+    return [_("Players without a rank have not yet played the minimum number of evenings.")]
+
+
 def standings_report(*, competition: Competition, period=None) -> Report:
-    """The season standings (of a period) as the standings page shows them."""
+    """The season standings (of a period) as the standings page shows them, with its
+    side rankings (puntenkampioen, most marsen) after the main ranking."""
     result = standings.season_standings(competition=competition, period=period)
     pairs = competition.kind == Competition.Kind.PAIRS
-    rows = [_line_row(line, result.names) for line in result.lines]
-    columns = _fit_widths(standings_columns(pairs=pairs, competition=competition), rows)
+    rows = [_line_row(line, result.names, result.periods) for line in result.lines]
+    labels = dict(Competition.SideRanking.choices)
+    sections = [
+        ReportSection(
+            key=key,
+            title=capfirst(labels[key]),
+            rows=[_line_row(line, side.names) for line in side.lines],
+            notes=[str(describe_side_ranking(definition))],
+            footnotes=_below_line(side),
+        )
+        for (key, side), definition in zip(
+            standings.side_standings(competition=competition, period=period),
+            competition.side_ranking_definitions(),
+            strict=True,
+        )
+    ]
+    every_row = rows + [row for section in sections for row in section.rows]
+    columns = standings_columns(pairs=pairs, competition=competition, periods=result.periods)
+    columns = _fit_widths(columns, every_row)
     count = len(result.evenings)
     subtitle = competition.name + (f" · {period.name}" if period is not None else "")
     subtitle += " · " + (
         _("after %(count)s evening") if count == 1 else _("after %(count)s evenings")
     ) % {"count": count}
-    footnotes = []
-    if result.unranked:
-        footnotes.append(
-            _("Players without a rank have not yet played the minimum number of evenings.")
-        )
+    footnotes = _below_line(result)
     name = competition.name + (f" {period.name}" if period is not None else "")
     return Report(
         club=competition.club.name,
@@ -89,6 +126,7 @@ def standings_report(*, competition: Competition, period=None) -> Report:
         sheet=_("Standings"),
         stem=f"{_('Standings')} {name}",
         printed=timezone.localdate(),
+        sections=sections,
     )
 
 

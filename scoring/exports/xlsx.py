@@ -2,7 +2,8 @@
 
 Decisions
 ---------
-- One sheet per purpose; the header row bold, frozen and filtered; columns as
+- One sheet per purpose (the standings' side rankings each a sheet of their own,
+  after the main ranking's); the header row bold, frozen and filtered; columns as
   wide as their title or longest name.
 - Real values: numbers are number cells, dates date cells (``yyyy-mm-dd``), an
   empty value an empty cell. A shared rank is the number with the format
@@ -31,31 +32,55 @@ from .reports import Report
 
 
 def report_xlsx(report: Report) -> bytes:
-    """A standings or result report as a workbook of one sheet."""
+    """A standings or result report as a workbook: a sheet for the report, then one
+    per further ranking (the standings' side rankings), in the same columns."""
+    out = XlsxWriter()
+    _report_sheet(
+        out,
+        report,
+        name=report.sheet or report.title,
+        heading=report.title,
+        notes=report.notes,
+        rows=report.rows,
+        footnotes=report.footnotes,
+    )
+    for section in report.sections:
+        _report_sheet(
+            out,
+            report,
+            name=section.title,
+            heading=section.title,
+            notes=section.notes,
+            rows=section.rows,
+            footnotes=section.footnotes,
+        )
+    return out.save()
+
+
+def _report_sheet(out, report, *, name, heading, notes, rows, footnotes):
     from openpyxl.utils import get_column_letter
 
-    out = XlsxWriter()
-    sheet = out.sheet(report.sheet or report.title)
+    sheet = out.sheet(name)
     set_widths(sheet, [column.width for column in report.columns])
     top = [
-        [out.text(sheet, f"{report.title} · {report.club}", font=out.title_font)],
+        [out.text(sheet, f"{heading} · {report.club}", font=out.title_font)],
         [out.text(sheet, report.subtitle)],
     ]
     if report.printed:
         printed = _("Printed %(date)s") % {"date": date_text(report.printed)}
         top.append([out.text(sheet, printed)])
-    top += [[out.text(sheet, note)] for note in report.notes]
+    top += [[out.text(sheet, note)] for note in notes]
     top.append([])
     header_row = len(top) + 1
     last = get_column_letter(len(report.columns))
     sheet.freeze_panes = f"A{header_row + 1}"
-    sheet.auto_filter.ref = f"A{header_row}:{last}{header_row + max(len(report.rows), 1)}"
+    sheet.auto_filter.ref = f"A{header_row}:{last}{header_row + max(len(rows), 1)}"
     sheet.print_title_rows = f"{header_row}:{header_row}"
     for row in top:
         sheet.append(row)
     comments = [column.help for column in report.columns]
     sheet.append(out.header(sheet, [column.title for column in report.columns], comments))
-    for row in report.rows:
+    for row in rows:
         cells = []
         for column in report.columns:
             value = column.cell(row)  # a decimal rounded as the page shows it
@@ -68,16 +93,15 @@ def report_xlsx(report: Report) -> bytes:
             else:
                 cells.append(out.number(sheet, value))
         sheet.append(cells)
-    notes = column_notes(report.columns)
-    if notes:
+    column_help = column_notes(report.columns)
+    if column_help:
         sheet.append([])
-        for column in notes:
+        for column in column_help:
             sheet.append([out.text(sheet, column.note)])
-    if report.footnotes:
+    if footnotes:
         sheet.append([])
-        for note in report.footnotes:
+        for note in footnotes:
             sheet.append([out.text(sheet, note)])
-    return out.save()
 
 
 HAND_LOG_WIDTHS = {

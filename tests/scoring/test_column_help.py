@@ -21,7 +21,7 @@ from django.utils.html import escape
 from scoring import services, standings
 from scoring.exports import csv as csv_export
 from scoring.exports import pdf, reports, xlsx
-from scoring.results_tables import roem_column, standings_columns
+from scoring.results_tables import average_column, roem_column, standings_columns
 from tests import factories
 from tests.htmltables import read_tables
 from tests.scoring.exports.conftest import pdf_pages, read_xlsx
@@ -152,7 +152,7 @@ def test_the_standings_page_says_what_each_column_counts_in_english(client, seas
     page = standings_page(client, season.competition, "en")
     table = read_tables(page, "standings")[0]
     headers = dict(table.headers)
-    assert headers["Average"] == (
+    assert headers["Avg. per game"] == (
         "Points per game: the points divided by the games. A game is a boompje of 16 hands."
     )
     assert "not among the best" in headers["Evenings"]
@@ -169,9 +169,11 @@ def test_the_standings_page_says_what_each_column_counts_in_dutch(client, season
     page = standings_page(client, season.competition, "nl")
     table = read_tables(page, "standings")[0]
     headers = dict(table.headers)
-    assert {"Gemiddelde", "Partijen", "Marsen", "Roem"} <= headers.keys()
+    with translation.override("nl"):
+        average = str(average_column().title)  # "Gem. per boompje"
+    assert {average, "Partijen", "Marsen", "Roem"} <= headers.keys()
     # Words the Dutch catalogue already holds, inside the new sentences.
-    assert "Een partij is een boompje van 16 spellen." in headers["Gemiddelde"]
+    assert "Een partij is een boompje van 16 spellen." in headers[average]
     assert "alle roem gaat naar het andere team" in headers["Roem"]
     with translation.override("nl"):
         columns = standings_columns(competition=season.competition)
@@ -192,7 +194,7 @@ def test_the_evening_result_and_the_player_page_share_the_standings_words(client
         page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
         board = client.get(url + "?board=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     headers = dict(read_tables(page, "standings")[0].headers)
-    for key, title in (("roem", "Roem"), ("marsen", "Marsen"), ("average", "Average")):
+    for key, title in (("roem", "Roem"), ("marsen", "Marsen"), ("average", "Avg. per game")):
         assert headers[title] == help_of[key]
         assert note(title, help_of[key]) in page
     assert "column-notes" not in board  # the TV board shows the table only

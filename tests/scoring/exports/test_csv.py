@@ -32,7 +32,7 @@ def test_standings_csv_matches_the_site(read_only_season):
         "#",
         "Player",
         "Points",
-        "Average",
+        "Avg. per game",
         "Evenings",
         "Games",
         "Marsen",

@@ -67,7 +67,7 @@ def test_a_long_standings_list_repeats_the_header_on_every_page(read_only_season
     for number, text in enumerate(pages, 1):
         # A page of the table (the notes under it may end on a page of their own).
         if "Speler " in text:
-            assert has_run(text, "#", "Player", "Points", "Average")
+            assert has_run(text, "#", "Player", "Points", "Avg. per game")
         assert competition.club.name in text
         assert f"Page {number} of {len(pages)}" in text
     everything = "\n".join(pages)

@@ -80,7 +80,7 @@ def test_downloads_follow_the_visitors_language(client, season):
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     response = client.get(url("standings-csv", competition.club, competition.pk))
     english = body(response).decode("utf-8-sig").splitlines()[0]
-    assert english == "#,Player,Points,Average,Evenings,Games,Marsen,Nat,Roem"
+    assert english == "#,Player,Points,Avg. per game,Evenings,Games,Marsen,Nat,Roem"
     with translation.override("nl"):
         titles = [
             column.title for column in reports.standings_report(competition=competition).columns

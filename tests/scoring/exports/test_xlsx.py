@@ -67,7 +67,7 @@ def test_standings_sheet_holds_the_sites_numbers_as_numbers(read_only_season):
         "#",
         "Player",
         "Points",
-        "Average",
+        "Avg. per game",
         "Evenings",
         "Games",
         "Marsen",
