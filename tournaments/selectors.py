@@ -152,13 +152,15 @@ class DrawChoices:
     ``modes`` are the layouts for players left over that can be filled (empty when
     the count is a multiple of four: nothing is left over); ``preferred`` is the
     competition's own when it is offered; ``reason`` says in a sentence why a table
-    of three is not offered ("" when it is, or nobody is left over).
+    of three is not offered ("" when it is, or nobody is left over). ``needs_pairs``:
+    a pairs competition without pairs, which cannot draw until they are formed.
     """
 
     present: int
     modes: tuple[str, ...]
     preferred: str
     reason: str
+    needs_pairs: bool = False
 
 
 def draw_choices(*, evening) -> DrawChoices:
@@ -166,6 +168,8 @@ def draw_choices(*, evening) -> DrawChoices:
     competition = evening.competition
     present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
     sitout, substitute = Competition.OddPlayers.SITOUT, Competition.OddPlayers.SUBSTITUTE
+    if competition.kind == Competition.Kind.PAIRS and not competition.pairs.exists():
+        return DrawChoices(present, (), competition.odd_players, words.no_pairs_yet(), True)
     if present < 4 or not present % 4 or competition.kind == Competition.Kind.PAIRS:
         return DrawChoices(present, (), competition.odd_players, "")
     free = free_substitutes(evening=evening)

@@ -360,6 +360,8 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
     )
     rng = random.Random(seed)
     chosen, odd_mode = odd_mode, odd_mode or competition.odd_players
+    if competition.kind == Competition.Kind.PAIRS and not competition.pairs.exists():
+        raise ValidationError(words.no_pairs_yet())
     try:
         if competition.kind == Competition.Kind.PAIRS:
             result = _pairs_round(competition, evening, present, number)
@@ -394,6 +396,11 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
 
 
 def _draw_message(exc, present):
+    if getattr(exc, "code", "") == "too_few_players" and "pairs" in exc.params:
+        return _(
+            "At least 2 pairs with both players present are needed for a round; "
+            "%(count)s are present."
+        ) % {"count": exc.params["pairs"]}
     if getattr(exc, "code", "") == "too_few_players":
         return _("At least 4 present players are needed for a round; %(count)s are present.") % {
             "count": present

@@ -19,6 +19,7 @@ __all__ = [
     "describe_settings",
     "describe_side_ranking",
     "no_free_substitute",
+    "no_pairs_yet",
     "table_of_three_refused",
 ]
 
@@ -302,4 +303,12 @@ def no_free_substitute():
         "in this round, called in absent or gone home. Add the substitute as a member of "
         "the club, or take back this draw and draw again with the players left over "
         "sitting out."
+    )
+
+
+def no_pairs_yet():
+    """Why a pairs competition without pairs cannot draw a round."""
+    return _(
+        "This pairs competition has no pairs yet: form the pairs on the competition "
+        "page first, then draw the round."
     )
