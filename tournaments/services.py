@@ -411,27 +411,37 @@ def _draw_message(exc, present):
 def _pairs_round(competition, evening, present, number):
     """A pair with a player missing keeps its place in the schedule as an empty slot.
 
-    The stay-and-move movements place the pairs of the evening once, when round 1
-    is drawn (both players present; a pair that checked in and left again before it
-    is a late pair if it comes back): by number, or with an odd
-    number by the sit-out rota of the evenings before (``draw.movement_positions``).
+    Every movement places the pairs of the evening once, when round 1 is drawn
+    (both players present; a pair that called in absent, or checked in and left
+    again before round 1, has no place: a pair that comes later is a late pair).
+    The round robin puts them in the circle by number, so six pairs of seven fill
+    three tables every round and only the absent pair sits out; the stay-and-move
+    movements by number, or with an odd number by the sit-out rota of the evenings
+    before (``draw.movement_positions``).
     Later rounds keep those places: a pair that checks in after round 1 changes no
-    other pair's movement. It takes the empty staying place of an odd movement when
-    there is one (the first late pair, ``draw.movement_join``); otherwise it has no
-    place this evening (the round page says so).
+    other pair's schedule. It takes the bye of an odd number of pairs when there
+    is one (the first late pair: the empty staying place of the movements,
+    ``draw.movement_join``, the circle's bye in the round robin); otherwise it has
+    no place this evening (the round page says so).
     """
     here = set(present)
     pairs = [(pair.first_id, pair.second_id) for pair in competition.pairs.order_by("number")]
     movement = draw.Movement(competition.movement)
-    if movement is not draw.Movement.ROUND_ROBIN:
-        if number == 1:  # the pairs here now: one that came and left again plays no part
-            came = here
-        else:  # the pairs of round 1, at a table or sitting out
-            came = set(
-                Seat.objects.filter(
-                    round__evening=evening, round__number=1, member__isnull=False
-                ).values_list("member_id", flat=True)
-            )
+    if number == 1:  # the pairs here now: one that came and left again plays no part
+        came = here
+    else:  # the pairs of round 1, at a table or sitting out
+        came = set(
+            Seat.objects.filter(
+                round__evening=evening, round__number=1, member__isnull=False
+            ).values_list("member_id", flat=True)
+        )
+    late = [pair for pair in pairs if not set(pair) <= came]
+    pairs = [pair for pair in pairs if set(pair) <= came]
+    joining = _late_pair(evening, late, here) if number > 1 else None
+    if movement is draw.Movement.ROUND_ROBIN:
+        if joining and len(pairs) % 2:  # the circle's bye is its last place
+            pairs.append(joining)
+    else:
         earlier = Counter(
             Seat.objects.filter(
                 round__evening__competition=competition,
@@ -439,14 +449,10 @@ def _pairs_round(competition, evening, present, number):
                 table__isnull=True,
             ).values_list("member_id", flat=True)
         )
-        late = [pair for pair in pairs if not set(pair) <= came]
         pairs = draw.movement_positions(
-            [pair for pair in pairs if set(pair) <= came],
-            sitouts={pair: earlier[pair[0]] for pair in pairs},
-            movement=movement,
+            pairs, sitouts={pair: earlier[pair[0]] for pair in pairs}, movement=movement
         )
-        if number > 1:
-            pairs = draw.movement_join(pairs, _late_pair(evening, late, here), movement=movement)
+        pairs = draw.movement_join(pairs, joining, movement=movement)
     slots = [pair if set(pair) <= here else None for pair in pairs]
     return draw.pairs_draw(slots, round_number=number, movement=movement)
 
