@@ -128,10 +128,13 @@ def _substitute_pool(evening):
 
 
 def substitute_candidates(*, round_: Round):
-    """The members of the pool not drawn at a table in the round: whom the
-    wedstrijdleider can choose as the substitute of a table of three (the service
-    refuses one who already substitutes at another table)."""
+    """The members of the pool not drawn at a table in the round, and where the
+    competition allows it those whose table of the round has finished (its result
+    confirmed): whom the wedstrijdleider can choose as the substitute of a table
+    of three (the service refuses one who already substitutes at another table)."""
     seated = Seat.objects.filter(round=round_, table__isnull=False, member__isnull=False)
+    if round_.evening.competition.finished_may_substitute:
+        seated = seated.exclude(table_id__in=signals.finished_tables(round_))
     return (
         _substitute_pool(round_.evening).exclude(pk__in=seated.values("member_id")).order_by("name")
     )

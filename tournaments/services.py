@@ -42,6 +42,7 @@ COMPETITION_FIELDS = (
     "odd_players",
     "movement",
     "substitute_strikes_lowest",
+    "finished_may_substitute",
     "sitout_score",
     "sitout_mars",
     "late_score",
@@ -583,8 +584,11 @@ def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
     """Name the member who plays the empty seat of a table of three (the invaller).
 
     The substitute is a member of the competition's club (a guest has a member
-    record too) who has no other seat at a table in that round. The choice is
-    logged with the rule that says what the substitute's game counts for.
+    record too) who has no other seat at a table in that round, or, where the
+    competition allows it (``finished_may_substitute``), whose own table in that
+    round has finished: its result is confirmed, so it can no longer change
+    under the player's feet. The choice is logged with the rule that says what
+    the substitute's game counts for.
     """
     evening = seat.round.evening
     competition = evening.competition
@@ -596,15 +600,7 @@ def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
         raise ValidationError(_("Only the empty seat of a table of three takes a substitute."))
     if member is None or member.club_id != competition.club_id:
         raise ValidationError(_("Choose the substitute from the club's members."))
-    busy = (
-        Seat.objects.filter(round_id=seat.round_id, table__isnull=False)
-        .filter(Q(member=member) | Q(substitute_member=member))
-        .exclude(pk=seat.pk)
-    )
-    if busy.exists():
-        raise ValidationError(
-            _("%(name)s already plays at a table in this round.") % {"name": member.name}
-        )
+    _check_free_to_substitute(seat, member, competition)
     seat.substitute_member = member
     seat.substitute = member.name
     _clean_save(seat)
@@ -620,6 +616,42 @@ def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
         },
     )
     return seat
+
+
+def _check_free_to_substitute(seat, member, competition):
+    """Refuse a member who substitutes at another table of the round, or who has a
+    seat at a table of it, unless the competition lets a player whose own table
+    has finished (its result confirmed) fill in and it has."""
+    busy = Seat.objects.filter(round_id=seat.round_id, table__isnull=False).exclude(pk=seat.pk)
+    elsewhere = busy.filter(substitute_member=member).select_related("table").first()
+    if elsewhere is not None:
+        raise ValidationError(
+            _("%(name)s already plays as the substitute at table %(table)s in this round.")
+            % {"name": member.name, "table": elsewhere.table.number}
+        )
+    own = busy.filter(member=member).select_related("table").first()
+    if own is None:
+        return
+    where = {"name": member.name, "table": own.table.number}
+    if not competition.finished_may_substitute:
+        raise ValidationError(
+            _(
+                "%(name)s already plays at table %(table)s in this round. This competition "
+                "does not let a player whose table has finished substitute (its settings "
+                "can allow it)."
+            )
+            % where
+        )
+    if own.table_id == seat.table_id:
+        raise ValidationError(_("%(name)s already plays at this table.") % where)
+    if own.table_id not in signals.finished_tables(seat.round):
+        raise ValidationError(
+            _(
+                "%(name)s plays at table %(table)s in this round, which has not finished: "
+                "a player may substitute once the result of their own table is confirmed."
+            )
+            % where
+        )
 
 
 @transaction.atomic
