@@ -158,6 +158,7 @@ SCHEMA = {
         "absence_score": INT,
         "absence_unit": CHOICE,
         "substitute_strikes_lowest": BOOL,
+        "finished_may_substitute": BOOL,
         "sitout_mars": BOOL,
         "late_score": INT,
         "left_over": CHOICE,
