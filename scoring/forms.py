@@ -314,6 +314,14 @@ class QueuedHandForm(HandForm):
         self.fields["number"].required = True
 
 
+#: The grid names no player: where verzaken does not end the hand, the row is the
+#: hand as played and a player's penalty is given on the evening's scores page.
+SHEET_PLAYED_VERZAKEN = _(
+    "Here verzaken does not end the hand: enter the hand as played and give the "
+    "player's penalty on the evening's scores page."
+)
+
+
 class SheetPointsField(forms.IntegerField):
     """A card-points cell of the grid: a number, or ``nat`` (0) as the sheet writes
     a nat team's (:data:`rules.sheet.NAT`); the form checks that the team played."""
@@ -390,13 +398,7 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
         if self.cleaned_data.get("verzaakt") and not self.verzaken_rule.ends_hand:
             # The grid names no player: the hand is written as played, and a player's
             # penalty is given on the evening's scores page.
-            self.add_error(
-                "verzaakt",
-                gettext(
-                    "Here verzaken does not end the hand: enter the hand as played and "
-                    "give the player's penalty on the evening's scores page."
-                ),
-            )
+            self.add_error("verzaakt", SHEET_PLAYED_VERZAKEN)
         data = super().clean()
         self._check_nat(data)
         if self.declared:
@@ -526,6 +528,8 @@ class ScoreSheet:
     def __init__(self, data=None, *, rows, ruleset, hands=(), version=0, confirm=True):
         self.declared = ruleset.roem_rule is rules.RoemRule.DECLARED
         self.verzaakt_help = verzaakt_help(self.declared, ruleset)
+        if not ruleset.verzaken_rule.ends_hand:
+            self.verzaakt_help = SHEET_PLAYED_VERZAKEN
         if not self.declared and ruleset.verzaken_rule is rules.VerzakenRule.ALL_ROEM:
             # The grid reads the roem column as the sheet writes it (rules.sheet).
             bonus = ruleset.verzaken_bonus

@@ -204,3 +204,20 @@ def test_roem_the_card_points_cannot_hold_says_why(club, director, language):
         assert message != str(MESSAGES["roem_too_high"])
     if language == "en":
         assert message == "100 roem needs tricks worth at least 12 card points; this team has 10."
+
+
+def test_the_grid_takes_no_verzaakt_where_the_hand_counts_as_played(club, director):
+    from scoring.forms import SHEET_PLAYED_VERZAKEN, ScoreSheet
+
+    ruleset = get_ruleset().replace(verzaken_rule="personal")
+    sheet = ScoreSheet(rows=2, ruleset=ruleset)
+    assert sheet.verzaakt_help == str(SHEET_PLAYED_VERZAKEN)
+    from scoring.forms import SheetRowForm
+
+    row = SheetRowForm(
+        {"playing": "B", "points_a": "72", "points_b": "90", "verzaakt": "B"},
+        number=1,
+        ruleset=ruleset,
+    )
+    assert not row.is_valid()
+    assert row.errors["verzaakt"] == [str(SHEET_PLAYED_VERZAKEN)]
