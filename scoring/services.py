@@ -350,6 +350,30 @@ def _offender_penalty(game, number, data: HandInput, ruleset, by):
     return adjustment
 
 
+def _withdraw_penalty(game, number, by):
+    """Undoing hand ``number``: the player's verzaken penalty recorded with it (its
+    audit entry names it) is withdrawn by an adjustment with the opposite points
+    (adjustments are never edited)."""
+    created = (
+        AuditEntry.objects.filter(game=game, hand_number=number, action=AuditEntry.Action.CREATE)
+        .order_by("-pk")
+        .first()
+    )
+    penalty_pk = (created.after or {}).get("penalty") if created is not None else None
+    penalty = Adjustment.objects.filter(pk=penalty_pk).first() if penalty_pk else None
+    if penalty is None:
+        return
+    Adjustment.objects.create(
+        evening=penalty.evening,
+        round=penalty.round,
+        kind=penalty.kind,
+        member=penalty.member,
+        points=-penalty.points,
+        reason=_("Hand %(number)s undone: its verzaken penalty is withdrawn") % {"number": number},
+        created_by=_user(by),
+    )
+
+
 def _clean(hand):
     # The rules core has checked everything the check constraints state, and the
     # game lock keeps hand numbers and entry ids unique; validating the constraints
@@ -438,8 +462,11 @@ def hand_record_or_get(
     hand.entered_via = via
     _clean(hand)
     hand.save()
+    after = hand_snapshot(hand)
     if penalty is not None:
         penalty.save()
+        # The hand's audit entry names its penalty, so that undoing the hand withdraws it.
+        after["penalty"] = penalty.pk
     _recompute(game, [*hands, hand])
     AuditEntry.objects.create(
         game=game,
@@ -447,7 +474,7 @@ def hand_record_or_get(
         action=AuditEntry.Action.CREATE,
         user=hand.entered_by,
         actor=_actor(by, actor),
-        after=hand_snapshot(hand),
+        after=after,
     )
     return hand, True
 
@@ -528,6 +555,7 @@ def hand_undo(*, game: Game, expected_version=None, by=None, actor="") -> Hand |
     before = hand_snapshot(last)
     last.delete()
     _recompute(game, hands)
+    _withdraw_penalty(game, last.number, by)
     AuditEntry.objects.create(
         game=game,
         hand_number=before["number"],

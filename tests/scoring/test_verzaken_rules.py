@@ -221,3 +221,15 @@ def test_the_grid_takes_no_verzaakt_where_the_hand_counts_as_played(club, direct
     )
     assert not row.is_valid()
     assert row.errors["verzaakt"] == [str(SHEET_PLAYED_VERZAKEN)]
+
+
+def test_undoing_the_hand_withdraws_the_players_penalty(club, director):
+    table = boompje(club, director, verzaken_rule="personal")
+    services.hand_record(
+        game=table.game,
+        data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E"),
+    )
+    services.hand_undo(game=table.game)
+    # -100 and its withdrawal +100: East's adjustments add up to 0.
+    assert sorted(Adjustment.objects.values_list("points", flat=True)) == [-100, 100]
+    assert {a.member for a in Adjustment.objects.all()} == {table.seats["E"]}
