@@ -350,16 +350,22 @@ def _offender_penalty(game, number, data: HandInput, ruleset, by):
     return adjustment
 
 
-def _withdraw_penalty(game, number, by):
-    """Undoing hand ``number``: the player's verzaken penalty recorded with it (its
-    audit entry names it) is withdrawn by an adjustment with the opposite points
-    (adjustments are never edited)."""
-    created = (
-        AuditEntry.objects.filter(game=game, hand_number=number, action=AuditEntry.Action.CREATE)
+def _withdraw_penalty(game, number, by, *, reason=None):
+    """Undoing or replacing hand ``number``: the player's verzaken penalty recorded
+    with its current version (the latest create or edit entry names it) is withdrawn
+    by an adjustment with the opposite points (adjustments are never edited)."""
+    latest = (
+        AuditEntry.objects.filter(
+            game=game,
+            hand_number=number,
+            action__in=(AuditEntry.Action.CREATE, AuditEntry.Action.EDIT),
+        )
         .order_by("-pk")
         .first()
     )
-    penalty_pk = (created.after or {}).get("penalty") if created is not None else None
+    # A sheet's entry holds a list of hands (no penalty: the grid records none).
+    after = latest.after if latest is not None else None
+    penalty_pk = after.get("penalty") if isinstance(after, dict) else None
     penalty = Adjustment.objects.filter(pk=penalty_pk).first() if penalty_pk else None
     if penalty is None:
         return
@@ -369,7 +375,8 @@ def _withdraw_penalty(game, number, by):
         kind=penalty.kind,
         member=penalty.member,
         points=-penalty.points,
-        reason=_("Hand %(number)s undone: its verzaken penalty is withdrawn") % {"number": number},
+        reason=reason
+        or _("Hand %(number)s undone: its verzaken penalty is withdrawn") % {"number": number},
         created_by=_user(by),
     )
 
@@ -510,6 +517,7 @@ def hand_replace(
     old = hands[index]
     ruleset = game_ruleset(game)
     hand = _build_hand(game, old.number, data, ruleset)
+    penalty = _offender_penalty(game, old.number, data, ruleset, by)
     hands[index] = hand
     for cut in range(1, len(hands)):
         if _summary(game, hands[:cut]).complete:
@@ -529,6 +537,19 @@ def hand_replace(
     _clean(hand)
     hand.save()
     _recompute(game, hands)
+    # The penalty follows the chosen version: the stored one's is withdrawn, this
+    # version's (if it names an offender) recorded and named by the edit entry.
+    _withdraw_penalty(
+        game,
+        hand.number,
+        by,
+        reason=_("Hand %(number)s replaced: its verzaken penalty is withdrawn")
+        % {"number": hand.number},
+    )
+    after = hand_snapshot(hand)
+    if penalty is not None:
+        penalty.save()
+        after["penalty"] = penalty.pk
     AuditEntry.objects.create(
         game=game,
         hand_number=hand.number,
@@ -536,7 +557,7 @@ def hand_replace(
         user=hand.entered_by,
         actor=_actor(by, actor),
         before=before,
-        after=hand_snapshot(hand),
+        after=after,
         reason=_("Two phones entered this hand differently; the table chose this version."),
     )
     return hand

@@ -233,3 +233,56 @@ def test_undoing_the_hand_withdraws_the_players_penalty(club, director):
     # -100 and its withdrawal +100: East's adjustments add up to 0.
     assert sorted(Adjustment.objects.values_list("points", flat=True)) == [-100, 100]
     assert {a.member for a in Adjustment.objects.all()} == {table.seats["E"]}
+
+
+def test_replacing_the_hand_moves_the_players_penalty_with_the_chosen_version(club, director):
+    """Two phones entered hand 1 differently: East reneged (-100 to East), or West did.
+    Choosing West's version withdraws East's penalty (+100) and gives West -100;
+    choosing a version without verzaken withdraws West's. Each player's adjustments
+    then add up to what the chosen version says: East 0, West 0 at the end."""
+    table = boompje(club, director, verzaken_rule="personal")
+    game = table.game
+    services.hand_record(
+        game=game,
+        data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E"),
+    )
+    game.refresh_from_db()
+    services.hand_replace(
+        game=game,
+        number=1,
+        data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="W"),
+        expected_version=game.version,
+    )
+
+    def totals():
+        return {
+            position: sum(Adjustment.objects.filter(member=member).values_list("points", flat=True))
+            for position, member in table.seats.items()
+        }
+
+    assert totals() == {"N": 0, "E": 0, "S": 0, "W": -100}
+    game.refresh_from_db()
+    services.hand_replace(
+        game=game,
+        number=1,
+        data=HandInput(playing="B", points_a=72, points_b=90),
+        expected_version=game.version,
+    )
+    assert totals() == {"N": 0, "E": 0, "S": 0, "W": 0}
+    # Undoing the hand now withdraws nothing more: its version has no penalty.
+    game.refresh_from_db()
+    services.hand_undo(game=game)
+    assert totals() == {"N": 0, "E": 0, "S": 0, "W": 0}
+    assert Adjustment.objects.count() == 4  # -100 E, +100 E, -100 W, +100 W
+
+
+def test_undoing_a_hand_entered_on_the_grid_finds_no_penalty(club, director):
+    """A hand the grid entered has a sheet's audit entry (a list of hands): undoing it
+    withdraws nothing and does not fail."""
+    table = boompje(club, director, verzaken_rule="personal")
+    services.game_enter_sheet(
+        game=table.game, rows=[HandInput(playing="A", points_a=100, points_b=62)], by=director
+    )
+    services.hand_undo(game=table.game)
+    assert not Adjustment.objects.exists()
+    assert not Hand.objects.filter(game=table.game).exists()
