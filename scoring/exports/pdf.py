@@ -41,7 +41,17 @@ from django.utils.translation import gettext as _
 
 from common.columns import column_notes
 from common.formatting import day_text as _date
-from common.pdf import BOLD, FONT, document, numbered_canvas, register_fonts, term
+from common.pdf import (
+    BOLD,
+    FONT,
+    document,
+    fitted_table,
+    fitting_pagesize,
+    numbered_canvas,
+    register_fonts,
+    table_widths,
+    term,
+)
 from common.pdf import paragraph as _p
 from common.pdf import styles as _styles
 
@@ -50,42 +60,26 @@ from .reports import Report, RoundSheets, ScoreSheet, dealers
 # ---------------------------------------------------------------- reports
 
 
-def _report_cell(column, row, styles):
-    if column.key == "name" and row.get("name"):
-        return _p(column.text(row), styles["cell"])  # names wrap
-    return column.text(row)  # as the page shows it
-
-
-def _column_widths(report, data):
-    """{column index: width} of every column but the name's, from the cells' text."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    widths = {}
-    for index, column in enumerate(report.columns):
-        if column.key == "name":
-            continue
-        widest = max((stringWidth(row[index], FONT, 9) for row in data[1:]), default=0)
-        widths[index] = max(widest, stringWidth(str(column.title), BOLD, 9)) + 9
-    return widths
-
-
 def report_pdf(report: Report) -> bytes:
     """Standings or an evening's result; the header row repeats on every page."""
     register_fonts()
     from reportlab.lib import colors
-    from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.units import mm
-    from reportlab.platypus import Spacer, Table, TableStyle
+    from reportlab.platypus import Spacer
 
     styles = _styles()
     data = [[column.title for column in report.columns]]
-    for row in report.rows:
-        data.append([_report_cell(column, row, styles) for column in report.columns])
-    # Every column as wide as its widest cell; the name column takes the rest
-    # (its names wrap), and the page turns sideways when that is too little.
-    fixed = _column_widths(report, data)
-    name_room = 45 * mm
-    pagesize = A4 if sum(fixed.values()) + name_room <= A4[0] - 30 * mm else landscape(A4)
+    data += [[column.text(row) for column in report.columns] for row in report.rows]
+    # Every column as wide as its widest cell; the texts (the names) wrap when that
+    # is too wide, and the page turns sideways when the names would get less than
+    # 45 mm upright.
+    numeric = {index for index, column in enumerate(report.columns) if column.numeric}
+    natural, least = table_widths(data, wrap=set(range(len(data[0]))) - numeric, wrap_header=False)
+    least = [
+        max(few, min(most, 45 * mm)) if index not in numeric else few
+        for index, (most, few) in enumerate(zip(natural, least, strict=True))
+    ]
+    pagesize = fitting_pagesize(natural, least)
     buffer = io.BytesIO()
     doc = document(
         buffer, title=f"{report.title} · {report.subtitle}", author=report.club, pagesize=pagesize
@@ -95,21 +89,12 @@ def report_pdf(report: Report) -> bytes:
     for note in report.notes:
         story.append(_p(note, styles["small"]))
     story.append(Spacer(1, 8))
-    rest = max(doc.width - sum(fixed.values()), name_room)
-    widths = [fixed.get(index, rest) for index in range(len(report.columns))]
-    table = Table(data, colWidths=widths, repeatRows=1)
     style = [
-        ("FONT", (0, 0), (-1, -1), FONT, 9),
-        ("FONT", (0, 0), (-1, 0), BOLD, 9),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde5dd")),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]
-    for index, column in enumerate(report.columns):
-        if column.numeric:
-            style.append(("ALIGN", (index, 0), (index, -1), "RIGHT"))
     for number in range(1, len(data)):
         if number % 2 == 0:
             style.append(("BACKGROUND", (0, number), (-1, number), colors.HexColor("#f3f3f3")))
@@ -117,7 +102,7 @@ def report_pdf(report: Report) -> bytes:
     if any(ranked) and not all(ranked):
         line = ranked.index(False) + 1
         style.append(("LINEABOVE", (0, line), (-1, line), 1.2, colors.black))
-    table.setStyle(TableStyle(style))
+    table = fitted_table(data, width=doc.width, numeric=numeric, style=style)
     story.append(table)
     notes = column_notes(report.columns)
     if notes:
