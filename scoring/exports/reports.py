@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.columns import Column
+from common.downloads import file_stem
 from common.formatting import day_text
 from scoring import rules, standings
 from scoring.models import Game, Hand
@@ -87,7 +88,7 @@ def standings_report(*, competition: Competition, period=None) -> Report:
         notes=[str(words) for words in describe_settings(competition, period)],
         footnotes=footnotes,
         sheet=_("Standings"),
-        stem=f"{_('Standings')} {name}",
+        stem=file_stem("", "standings", name),
         printed=timezone.localdate(),
     )
 
@@ -154,7 +155,7 @@ def evening_report(*, evening: Evening) -> Report:
         notes=notes,
         footnotes=footnotes,
         sheet=_("Result"),
-        stem=f"{_('Result')} {competition.name} {evening.date:%Y-%m-%d}",
+        stem=file_stem("", "result", competition.name, f"{evening.date:%Y-%m-%d}"),
         printed=timezone.localdate(),
     )
 
