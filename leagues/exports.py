@@ -31,6 +31,7 @@ from django.utils.translation import pgettext
 from common.pdf import document, fitted_table, fitting_pagesize, paragraph, styles, table_widths
 from common.xlsxfile import XlsxWriter, table_sheet
 
+from . import selectors
 from .selectors import format_points
 from .tables import league_table_columns, league_table_rows, schedule_columns, schedule_rows
 
@@ -69,6 +70,43 @@ def schedule_xlsx(*, league, lines) -> bytes:
     columns = schedule_columns()
     table_sheet(out, _("Schedule"), _titles(columns), _cells(columns, schedule_rows(lines)))
     return out.save()
+
+
+# --- A matchday's result ---------------------------------------------------------------------
+
+
+def matchday_report(evening):
+    """A league evening's result (the evening result page and its files): the
+    matches played that day, with the teams, their points and match points and how
+    far each is, as the schedule shows them; a scoring ``Report``."""
+    from django.utils import timezone
+
+    from common.downloads import file_stem
+    from common.formatting import day_text
+    from scoring.exports.reports import Report
+
+    league = evening.competition.league
+    lines = selectors.league_schedule(league=league, evening=evening)
+    columns = [
+        column.fitted(schedule_rows(lines))
+        for column in schedule_columns()
+        if column.key not in ("matchday", "date")
+    ]
+    played = sum(1 for line in lines if line.counted)
+    return Report(
+        club=evening.competition.club.name,
+        title=_("Matchday result"),
+        subtitle=f"{league} · {day_text(evening.date)}",
+        columns=columns,
+        rows=schedule_rows(lines),
+        notes=[
+            _("%(done)s of %(total)s matches confirmed by both captains.")
+            % {"done": played, "total": len(lines)}
+        ],
+        sheet=_("Result"),
+        stem=file_stem("", "result", str(league), f"{evening.date:%Y-%m-%d}"),
+        printed=timezone.localdate(),
+    )
 
 
 # --- PDF --------------------------------------------------------------------------------------
