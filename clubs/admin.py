@@ -41,7 +41,7 @@ class ClubLogAdmin(admin.ModelAdmin):
     list_filter = ["club", "action"]
     search_fields = ["summary"]
     list_select_related = ["club", "user"]
-    readonly_fields = ["club", "user", "action", "summary", "detail", "created_at"]
+    readonly_fields = ["club", "user", "action", "summary", "params", "detail", "created_at"]
 
     def has_add_permission(self, request):
         return False

@@ -9,6 +9,9 @@ class ClubsConfig(AppConfig):
 
     def ready(self):
         from .backup import keep_database_private
+        from .log import _register_clubs_sentences
+
+        _register_clubs_sentences()
 
         # The live SQLite file holds password hashes: 0600 in a 0700 data folder.
         connection_created.connect(keep_database_private, dispatch_uid="clubs.private-database")

@@ -120,6 +120,7 @@ from common.text import validate_member_name
 
 from .models import Club, ClubLog, Member
 from .permissions import Capability, require
+from .services import club_log_add
 
 __all__ = [
     "FORMULA_TRIGGERS",
@@ -980,23 +981,14 @@ def member_import_apply(
 
 def _log(club, by, filename, members, rows, changes, skipped):
     short_name = filename if len(filename) <= 100 else filename[:99] + "…"
+    params = {"file": short_name, "count": len(members), "added": len(members)}
     if changes:
-        summary = _("Member import from %(file)s: %(added)s added, %(changed)s changed") % {
-            "file": short_name,
-            "added": len(members),
-            "changed": len(changes),
-        }
-    else:
-        summary = ngettext(
-            "%(count)s member imported from %(file)s",
-            "%(count)s members imported from %(file)s",
-            len(members),
-        ) % {"count": len(members), "file": short_name}
-    ClubLog.objects.create(
+        params["changed"] = len(changes)
+    club_log_add(
         club=club,
-        user=by if by.is_authenticated else None,
+        by=by,
         action=ClubLog.Action.MEMBER_IMPORT,
-        summary=summary[:300],
+        params=params,
         detail={
             "file": filename,
             "added": [

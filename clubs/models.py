@@ -280,7 +280,24 @@ class ClubLog(models.Model):
         verbose_name=_("by"),
     )
     action = models.CharField(_("action"), max_length=20, choices=Action.choices)
-    summary = models.CharField(_("summary"), max_length=300)
+    summary = models.CharField(
+        _("summary"),
+        max_length=300,
+        blank=True,
+        help_text=_(
+            "The line in the site's language when it was written; the line itself of "
+            "entries written before the log stored its values."
+        ),
+    )
+    params = models.JSONField(
+        _("values"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The plain values the line is told with, in the reader's language (empty for "
+            "entries written before)."
+        ),
+    )
     detail = models.JSONField(_("detail"), default=dict, blank=True)
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
@@ -312,7 +329,14 @@ class ClubLog(models.Model):
         ]
 
     def __str__(self):
-        return self.summary
+        return self.text
+
+    @property
+    def text(self) -> str:
+        """The line in the active language (:mod:`clubs.log`)."""
+        from .log import line_text
+
+        return line_text(self)
 
 
 def invitation_token():

@@ -91,7 +91,7 @@ def club_update(*, club: Club, by, **fields) -> Club:
     except InvalidRuleset as exc:
         raise ValidationError({"ruleset_overrides": str(exc)}) from exc
     _clean_save(club)
-    _log(club, by, ClubLog.Action.CLUB_UPDATE, _("Club settings saved"))
+    club_log_add(club=club, by=by, action=ClubLog.Action.CLUB_UPDATE)
     return club
 
 
@@ -170,12 +170,11 @@ def member_merge(*, keep: Member, remove: Member, by) -> Member:
     _clean_save(keep)
     removed = {"pk": remove.pk, "name": remove.name, "number": remove.membership_number}
     remove.delete()
-    ClubLog.objects.create(
+    club_log_add(
         club=keep.club,
-        user=by if by.is_authenticated else None,
+        by=by,
         action=ClubLog.Action.MEMBER_MERGE,
-        summary=_("%(remove)s merged into %(keep)s")
-        % {"remove": removed["name"], "keep": keep.name},
+        params={"remove": removed["name"], "keep": keep.name},
         detail={"kept": keep.pk, "removed": removed, "moved": moved},
     )
     return keep
@@ -206,11 +205,11 @@ def role_grant(*, club: Club, user, role: str, by) -> ClubRole:
             _ensure_other_admin(club, user)
         obj.role = role
         obj.save(update_fields=["role"])
-    ClubLog.objects.create(
+    club_log_add(
         club=club,
-        user=by,
+        by=by,
         action=ClubLog.Action.ROLE_GRANT,
-        summary=_("%(user)s is now %(role)s") % {"user": user, "role": obj.get_role_display()},
+        params={"user": str(user), "role": role},
         detail={"user": user.pk, "role": role},
     )
     return obj
@@ -240,23 +239,32 @@ def role_revoke(*, club: Club, user, by) -> None:
     if role.role == Role.ADMIN:
         _ensure_other_admin(club, user)
     role.delete()
-    ClubLog.objects.create(
+    club_log_add(
         club=club,
-        user=by,
+        by=by,
         action=ClubLog.Action.ROLE_REVOKE,
-        summary=_("%(user)s no longer has a role") % {"user": user},
+        params={"user": str(user)},
         detail={"user": user.pk},
     )
 
 
-def _log(club, by, action, summary, detail=None):
-    return ClubLog.objects.create(
-        club=club,
-        user=by if by is not None and by.is_authenticated else None,
-        action=action,
-        summary=summary,
-        detail=detail or {},
-    )
+def club_log_add(*, club: Club, by, action, params=None, detail=None) -> ClubLog:
+    """The one writer of the club's log: ``action`` with the plain values its line
+    is told with (``params``; :mod:`clubs.log` makes the sentence in the reader's
+    language) and what a program needs of it (``detail``). ``summary`` keeps the line
+    in the site's language, for the site admin's search."""
+    from django.utils import translation
+
+    fields = {
+        "club": club,
+        "user": by if by is not None and by.is_authenticated else None,
+        "action": action,
+        "params": dict(params or {}),
+        "detail": detail or {},
+    }
+    with translation.override(settings.LANGUAGE_CODE):
+        summary = ClubLog(**fields).text[:300]
+    return ClubLog.objects.create(**fields, summary=summary)
 
 
 # --- A new club ----------------------------------------------------------------------------
@@ -281,7 +289,7 @@ def club_create(*, by, name: str, slug: str, ruleset_preset: str, address=None) 
 
 @transaction.atomic
 def club_start(
-    *, club: Club, by, address=None, summary=None, detail=None, braked: bool = True
+    *, club: Club, by, address=None, from_archive=False, detail=None, braked: bool = True
 ) -> Club:
     """Save the new ``club`` (not saved yet) with ``by`` as its administrator.
 
@@ -309,12 +317,12 @@ def club_start(
         message %= {"wait": wait_text(settings.CLUB_START_WINDOW_SECONDS)}
         raise ValidationError({NON_FIELD_ERRORS: ValidationError(message, code="throttled")})
     ClubRole.objects.create(club=club, user=by, role=Role.ADMIN)
-    _log(
-        club,
-        by,
-        ClubLog.Action.CLUB_CREATE,
-        summary or _("Club started"),
-        {"user": by.pk, **(detail or {})},
+    club_log_add(
+        club=club,
+        by=by,
+        action=ClubLog.Action.CLUB_CREATE,
+        params={"from_archive": from_archive},
+        detail={"user": by.pk, **(detail or {})},
     )
     return club
 
@@ -338,12 +346,12 @@ def invitation_create(*, club: Club, role: str, by, member: Member | None = None
         expires_at=timezone.now() + timedelta(days=Invitation.VALID_DAYS),
     )
     _clean_save(invitation)
-    _log(
-        club,
-        by,
-        ClubLog.Action.INVITATION_CREATE,
-        _("Invitation made for the role %(role)s") % {"role": invitation.get_role_display()},
-        {"invitation": invitation.pk, "role": role},
+    club_log_add(
+        club=club,
+        by=by,
+        action=ClubLog.Action.INVITATION_CREATE,
+        params={"role": role},
+        detail={"invitation": invitation.pk, "role": role},
     )
     return invitation
 
@@ -381,12 +389,11 @@ def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
-        _log(
-            invitation.club,
-            by,
-            ClubLog.Action.INVITATION_REVOKE,
-            _("Invitation withdrawn"),
-            {"invitation": invitation.pk},
+        club_log_add(
+            club=invitation.club,
+            by=by,
+            action=ClubLog.Action.INVITATION_REVOKE,
+            detail={"invitation": invitation.pk},
         )
     return invitation
 
@@ -425,13 +432,12 @@ def invitation_accept(*, token: str, user) -> ClubRole:
     invitation.used_at = timezone.now()
     invitation.used_by = user
     invitation.save(update_fields=["used_at", "used_by"])
-    _log(
-        club,
-        user,
-        ClubLog.Action.INVITATION_ACCEPT,
-        _("%(user)s accepted an invitation as %(role)s")
-        % {"user": user.get_username(), "role": invitation.get_role_display()},
-        {"invitation": invitation.pk, "user": user.pk, "role": invitation.role},
+    club_log_add(
+        club=club,
+        by=user,
+        action=ClubLog.Action.INVITATION_ACCEPT,
+        params={"user": user.get_username(), "role": invitation.role},
+        detail={"invitation": invitation.pk, "user": user.pk, "role": invitation.role},
     )
     return role
 
@@ -466,12 +472,12 @@ def password_link_create(*, club: Club, user, by) -> tuple[str, str]:
         refusal = _("This account is not one of the club's.")
     if refusal is not None:
         raise PermissionDenied(refusal)
-    _log(
-        club,
-        by,
-        ClubLog.Action.PASSWORD_LINK,
-        _("Password link made for %(user)s") % {"user": user.get_username()},
-        {"user": user.pk},
+    club_log_add(
+        club=club,
+        by=by,
+        action=ClubLog.Action.PASSWORD_LINK,
+        params={"user": user.get_username()},
+        detail={"user": user.pk},
     )
     PasswordLink.objects.create(user=user, club_name=club.name, made_by=by.get_username())
     return urlsafe_base64_encode(force_bytes(user.pk)), account_token_generator.make_token(user)
@@ -558,12 +564,12 @@ def member_forget(*, member: Member, by, confirm_name: str, name: str = "") -> M
     _scrub_club_text(club, sentences=sentences, exact=exact, replacement=new_name)
     _scrub_seated_games(member, sentences=sentences, replacement=new_name)
     _scrub_admin_log(member, new_name)
-    _log(
-        club,
-        by,
-        ClubLog.Action.MEMBER_FORGET,
-        _("Personal data of member record %(number)s erased") % {"number": member.pk},
-        {"member": member.pk, "account_closed": closes},
+    club_log_add(
+        club=club,
+        by=by,
+        action=ClubLog.Action.MEMBER_FORGET,
+        params={"number": member.pk},
+        detail={"member": member.pk, "account_closed": closes},
     )
     return member
 
@@ -715,7 +721,7 @@ def _people_text_fields(model):
     fields = []
     for field in model._meta.concrete_fields:
         if isinstance(field, models.JSONField):
-            if field.name == "detail":
+            if field.name in ("detail", "params"):
                 fields.append(field)
         elif isinstance(field, (models.CharField, models.TextField)):
             if field.choices or not field.editable:
@@ -1055,13 +1061,12 @@ def account_delete(*, user, by, password: str) -> None:
                 % {"club": club.name}
             )
     for role in ClubRole.objects.filter(user=user).select_related("club"):
-        _log(
-            role.club,
-            None,
-            ClubLog.Action.ROLE_REVOKE,
-            _("An account with the role %(role)s was deleted by its owner")
-            % {"role": role.get_role_display()},
-            {"role": role.role},
+        club_log_add(
+            club=role.club,
+            by=None,
+            action=ClubLog.Action.ROLE_REVOKE,
+            params={"role": role.role},
+            detail={"role": role.role},
         )
     _scrub_username(user, clubs=_account_clubs(user), replacement=_("a deleted account"))
     for model in (AccessLog, AccessAttempt, AccessFailureLog):

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from common.downloads import download
+from common.downloads import download, file_stem
 from common.forms import apply_validation_error, form_status
 
 from . import selectors, services
@@ -70,7 +70,7 @@ def account_export(request):
     data = selectors.account_data(user=request.user)
     body = json.dumps(data, ensure_ascii=False, indent=2).encode()
     day = timezone.localdate().isoformat()
-    return download(body, f"{request.user.get_username()} {day}", "json")
+    return download(body, file_stem(request.user.get_username(), "my_data", day), "json")
 
 
 @login_required

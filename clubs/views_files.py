@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from common.downloads import download
+from common.downloads import download, file_stem
 from common.tabular import ACCEPT
 
 from . import exports, imports, selectors
@@ -105,7 +105,7 @@ def _member_import_apply(request, club):
 
 def _members_file(data, club, extension):
     day = timezone.localdate().isoformat()
-    return download(data, f"{club.slug} {_('members')} {day}", extension)
+    return download(data, file_stem(club.slug, "members", day), extension)
 
 
 @club_required(Capability.EDIT_MEMBERS)

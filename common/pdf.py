@@ -196,3 +196,125 @@ def numbered_canvas(club, title, printed, *, numbered=True):
             self.restoreState()
 
     return PageCanvas
+
+
+# --- Tables that fit the page --------------------------------------------------------------
+
+#: Reportlab's cell padding, left plus right, and a point to spare for rounding.
+CELL_PADDING = 12 + 1
+
+
+def _lines(text):
+    return str(text).split("\n")
+
+
+def _text_width(text, font, size):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return max(stringWidth(line, font, size) for line in _lines(text))
+
+
+def _word_width(text, font, size):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    words = str(text).split()
+    return max((stringWidth(word, font, size) for word in words), default=0)
+
+
+def table_widths(data, *, header=True, wrap=(), size=9, wrap_header=True):
+    """(natural, least) widths of the columns of ``data`` (rows of texts): as wide as
+    the widest cell, and as narrow as the longest word of the header
+    (``wrap_header``; else its whole text) and, for the columns in ``wrap`` (their
+    texts may wrap), of every cell; the other columns' cells keep their whole width."""
+    register_fonts()
+    natural, least = [], []
+    for index in range(len(data[0])):
+        head = [data[0][index]] if header else []
+        body = [row[index] for row in data[1 if header else 0 :]]
+        widths = [_text_width(text, BOLD, size) for text in head]
+        widths += [_text_width(text, FONT, size) for text in body]
+        natural.append(max(widths, default=0) + CELL_PADDING)
+        words = [(_word_width if wrap_header else _text_width)(text, BOLD, size) for text in head]
+        measure = _word_width if index in wrap else _text_width
+        words += [measure(text, FONT, size) for text in body]
+        least.append(max(words, default=0) + CELL_PADDING)
+    return natural, least
+
+
+def fitted_widths(natural, width, *tiers):
+    """Column widths that fit ``width``: the natural ones when they fit; else, tier by
+    tier (each a list of least widths, narrower), the columns give up room in
+    proportion to what they have beyond the tier's least, at the first tier that
+    leaves enough; when even the last is too wide, every column shrinks in proportion
+    (its long words split)."""
+    if sum(natural) <= width:
+        return list(natural)
+    excess = sum(natural) - width
+    for least in tiers:
+        spare = [most - few for most, few in zip(natural, least, strict=True)]
+        if sum(spare) >= excess:
+            share = excess / sum(spare)
+            return [most - room * share for most, room in zip(natural, spare, strict=True)]
+    least = tiers[-1] if tiers else natural
+    return [few * width / sum(least) for few in least]
+
+
+#: Room a page keeps beside a table: the 15 mm margins of :func:`document`, in points.
+PAGE_MARGINS = 2 * 15 * 72 / 25.4
+
+
+def fitting_pagesize(natural, least, *, portrait=True):
+    """A4 upright when the columns fit it at their natural widths (or, for a page that
+    prefers upright, at their least), else A4 landscape."""
+    from reportlab.lib.pagesizes import A4, landscape
+
+    room = A4[0] - PAGE_MARGINS
+    fits = sum(least) <= room if portrait else sum(natural) <= room
+    return A4 if fits else landscape(A4)
+
+
+def fitted_table(data, *, width, header=True, wrap=None, numeric=(), size=9, fill=False, style=()):
+    """A reportlab table of ``data`` (rows of texts; a newline starts a line) no wider
+    than ``width``: the columns in ``wrap`` (by default every column not in
+    ``numeric``) wrap their texts, the ``numeric`` ones are right-aligned; ``fill``: a
+    form as wide as ``width``, the room to spare shared by the columns. Every cell is
+    an escaped paragraph, so a long name wraps inside its cell instead of printing over
+    the next one."""
+    from reportlab.lib import colors
+    from reportlab.lib.enums import TA_RIGHT
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph, Table, TableStyle
+
+    columns = range(len(data[0]))
+    wrap = set(columns) - set(numeric) if wrap is None else set(wrap)
+    # The texts wrap first; the headers only when that is not enough.
+    natural, texts = table_widths(data, header=header, wrap=wrap, size=size, wrap_header=False)
+    _natural, words = table_widths(data, header=header, wrap=wrap, size=size)
+    widths = fitted_widths(natural, width, texts, words)
+    if fill and sum(widths) < width:
+        widths = [each + (width - sum(widths)) / len(widths) for each in widths]
+    plain = ParagraphStyle("fitted", fontName=FONT, fontSize=size, leading=size + 2)
+    bold = ParagraphStyle("fitted-head", parent=plain, fontName=BOLD)
+    right, bold_right = (
+        ParagraphStyle(f"{s.name}-right", parent=s, alignment=TA_RIGHT) for s in (plain, bold)
+    )
+
+    def cell(text, number, index):
+        head = header and number == 0
+        chosen = (bold_right if head else right) if index in numeric else (bold if head else plain)
+        return Paragraph("<br/>".join(escape(line) for line in _lines(text)), chosen)
+
+    cells = [
+        [cell(text, number, index) for index, text in enumerate(row)]
+        for number, row in enumerate(data)
+    ]
+    table = Table(cells, colWidths=widths, repeatRows=1 if header else 0)
+    commands = [
+        ("FONT", (0, 0), (-1, -1), FONT, size),  # else the table names Helvetica
+        ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ]
+    if header:
+        commands.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eceff1")))
+    table.setStyle(TableStyle([*commands, *style]))
+    return table

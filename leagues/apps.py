@@ -8,6 +8,11 @@ class LeaguesConfig(AppConfig):
 
     def ready(self):
         # A club is not deleted while a league of other clubs depends on it.
-        from . import receivers
+        from scoring.exports.reports import register_evening_report
+        from tournaments.models import Competition
+
+        from . import exports, receivers
 
         receivers.connect()
+        # A matchday's result lists its matches, not the players.
+        register_evening_report(Competition.Format.LEAGUE, exports.matchday_report)

@@ -28,9 +28,10 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from common.pdf import BOLD, FONT, document, paragraph, styles
+from common.pdf import document, fitted_table, fitting_pagesize, paragraph, styles, table_widths
 from common.xlsxfile import XlsxWriter, table_sheet
 
+from . import selectors
 from .selectors import format_points
 from .tables import league_table_columns, league_table_rows, schedule_columns, schedule_rows
 
@@ -71,6 +72,43 @@ def schedule_xlsx(*, league, lines) -> bytes:
     return out.save()
 
 
+# --- A matchday's result ---------------------------------------------------------------------
+
+
+def matchday_report(evening):
+    """A league evening's result (the evening result page and its files): the
+    matches played that day, with the teams, their points and match points and how
+    far each is, as the schedule shows them; a scoring ``Report``."""
+    from django.utils import timezone
+
+    from common.downloads import file_stem
+    from common.formatting import day_text
+    from scoring.exports.reports import Report
+
+    league = evening.competition.league
+    lines = selectors.league_schedule(league=league, evening=evening)
+    columns = [
+        column.fitted(schedule_rows(lines))
+        for column in schedule_columns()
+        if column.key not in ("matchday", "date")
+    ]
+    played = sum(1 for line in lines if line.counted)
+    return Report(
+        club=evening.competition.club.name,
+        title=_("Matchday result"),
+        subtitle=f"{league} · {day_text(evening.date)}",
+        columns=columns,
+        rows=schedule_rows(lines),
+        notes=[
+            _("%(done)s of %(total)s matches confirmed by both captains.")
+            % {"done": played, "total": len(lines)}
+        ],
+        sheet=_("Result"),
+        stem=file_stem("", "result", str(league), f"{evening.date:%Y-%m-%d}"),
+        printed=timezone.localdate(),
+    )
+
+
 # --- PDF --------------------------------------------------------------------------------------
 
 
@@ -79,34 +117,23 @@ def _styles():
     return every["title"], every["heading"], every["base"]
 
 
-def _grid(data, widths=None, *, header=True, align_right_from=None):
-    from reportlab.lib import colors
-    from reportlab.platypus import Table, TableStyle
-
-    table = Table(data, colWidths=widths, repeatRows=1 if header else 0)
-    style = [
-        ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
-        ("FONTNAME", (0, 0), (-1, -1), FONT),
-        ("FONTSIZE", (0, 0), (-1, -1), 9),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-    ]
-    if header:
-        style += [
-            ("FONTNAME", (0, 0), (-1, 0), BOLD),
-            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eceff1")),
-        ]
-    if align_right_from is not None:
-        style.append(("ALIGN", (align_right_from, 0), (-1, -1), "RIGHT"))
-    table.setStyle(TableStyle(style))
-    return table
+def _numeric(columns):
+    return {index for index, column in enumerate(columns) if column.numeric}
 
 
-def _document(story, *, title, landscape_page=True):
-    from reportlab.lib.pagesizes import A4, landscape
-
+def _document(story_of, *, title, tables, portrait=False):
+    """The PDF of ``story_of(width)``: on A4 upright when every table (``tables``:
+    (data, numeric columns)) fits it, else landscape; ``portrait``: upright as long
+    as the tables fit it with their texts wrapped."""
     buffer = io.BytesIO()
-    pagesize = landscape(A4) if landscape_page else A4
-    document(buffer, title=title, pagesize=pagesize).build(story)
+    natural, least = [0], [0]
+    for data, numeric in tables:
+        wrap = set(range(len(data[0]))) - numeric
+        most, few = table_widths(data, wrap=wrap)
+        natural, least = max(natural, most, key=sum), max(least, few, key=sum)
+    pagesize = fitting_pagesize(natural, least, portrait=portrait)
+    doc = document(buffer, title=title, pagesize=pagesize)
+    doc.build(story_of(doc.width))
     return buffer.getvalue()
 
 
@@ -118,32 +145,49 @@ def league_table_pdf(*, league, tables) -> bytes:
     from reportlab.platypus import Spacer
 
     title_style, heading, _normal = _styles()
-    story = [paragraph(_("League table: %(league)s") % {"league": league}, title_style)]
     columns = league_table_columns()
-    for table in tables:
-        story.append(paragraph(table.division.name, heading))
-        data = [_titles(columns), *_texts(columns, league_table_rows(table))]
-        story.append(_grid(data, align_right_from=3))
-        story.append(Spacer(1, 12))
-    return _document(story, title=league)
+    numeric = _numeric(columns)
+    grids = [
+        (table.division.name, [_titles(columns), *_texts(columns, league_table_rows(table))])
+        for table in tables
+    ]
+
+    def story(width):
+        story = [paragraph(_("League table: %(league)s") % {"league": league}, title_style)]
+        for name, data in grids:
+            story.append(paragraph(name, heading))
+            story.append(fitted_table(data, width=width, numeric=numeric))
+            story.append(Spacer(1, 12))
+        return story
+
+    return _document(story, title=league, tables=[(data, numeric) for _name, data in grids])
 
 
 def schedule_pdf(*, league, lines) -> bytes:
     title_style, _heading, _normal = _styles()
-    story = [paragraph(_("Schedule: %(league)s") % {"league": league}, title_style)]
     columns = schedule_columns()
+    numeric = _numeric(columns)
     data = [_titles(columns), *_texts(columns, schedule_rows(lines))]
-    story.append(_grid(data))
-    return _document(story, title=league)
+
+    def story(width):
+        return [
+            paragraph(_("Schedule: %(league)s") % {"league": league}, title_style),
+            fitted_table(data, width=width, numeric=numeric),
+        ]
+
+    return _document(story, title=league, tables=[(data, numeric)])
 
 
-def _match_form_story(sheet):
-    from reportlab.lib.units import cm
+def _match_form_story(sheet, width):
     from reportlab.platypus import Spacer
 
     title_style, heading, normal = _styles()
     match = sheet.match
     league = match.league
+
+    def grid(data, numeric=(), header=True):
+        return fitted_table(data, width=width, numeric=numeric, header=header, fill=True)
+
     story = [
         paragraph(_("Match form"), title_style),
         paragraph(
@@ -157,43 +201,63 @@ def _match_form_story(sheet):
             normal,
         ),
         Spacer(1, 6),
-        _grid(
+    ]
+    for title, data, numeric in _match_form_tables(sheet):
+        if title:
+            story.append(paragraph(title, heading))
+        story.append(grid(data, numeric))
+        story.append(Spacer(1, 6))
+    story += [
+        Spacer(1, 12),
+        grid([[_("Captain home"), _("Captain away")], ["\n\n", "\n\n"]]),
+    ]
+    return story
+
+
+def _match_form_tables(sheet):
+    """The tables of a match form as (heading, rows of texts, right-aligned columns)."""
+    match = sheet.match
+    league = match.league
+    home, away = pgettext("match", "Home"), pgettext("match", "Away")
+    tables = [
+        (
+            "",
             [
-                [pgettext("match", "Home"), pgettext("match", "Away")],
+                [home, away],
                 [
                     f"{match.home.name} ({match.home.club.name})",
                     f"{match.away.name} ({match.away.club.name})",
                 ],
             ],
-            [8.5 * cm, 8.5 * cm],
-        ),
-        Spacer(1, 6),
-        paragraph(_("Line-ups"), heading),
+            set(),
+        )
     ]
-    data = [[_("Pair"), pgettext("match", "Home"), pgettext("match", "Away")]]
+    lineups = [[_("Pair"), home, away]]
     for pair in range(1, league.tables_per_match + 1):
         row = [str(pair)]
         for side in ("home", "away"):
             players = sheet.lineups[side][2 * pair - 2 : 2 * pair]
             names = [p.name if p is not None else "" for p in players]
             row.append(" & ".join(names) if any(names) else "")
-        data.append(row)
-    story.append(_grid(data, [1.5 * cm, 7.75 * cm, 7.75 * cm]))
-    for game, tables in sheet.games:
-        story.append(paragraph(_("Game %(number)s") % {"number": game}, heading))
+        lineups.append(row)
+    tables.append((_("Line-ups"), lineups, {0}))
+    for game, game_tables in sheet.games:
         data = [[_("Table"), _("wij (N/S)"), _("zij (E/W)"), _("Points wij"), _("Points zij")]]
-        for table in tables:
+        for table in game_tables:
+            home_wij = table.home_side == "A"
             wij_names, zij_names = (
                 (table.home_names, table.away_names)
-                if table.home_side == "A"
+                if home_wij
                 else (table.away_names, table.home_names)
             )
-            wij_team = match.home if table.home_side == "A" else match.away
-            zij_team = match.away if table.home_side == "A" else match.home
-            wij_pair = table.home_pair if table.home_side == "A" else table.away_pair
-            zij_pair = table.away_pair if table.home_side == "A" else table.home_pair
+            wij_team, zij_team = (match.home, match.away) if home_wij else (match.away, match.home)
+            wij_pair, zij_pair = (
+                (table.home_pair, table.away_pair)
+                if home_wij
+                else (table.away_pair, table.home_pair)
+            )
             points = (table.home_points, table.away_points)
-            if table.home_side == "B":
+            if not home_wij:
                 points = points[::-1]
             data.append(
                 [
@@ -208,55 +272,49 @@ def _match_form_story(sheet):
                     _cell(points[1]),
                 ]
             )
-        story.append(_grid(data, [1.5 * cm, 6 * cm, 6 * cm, 2.25 * cm, 2.25 * cm]))
+        tables.append((_("Game %(number)s") % {"number": game}, data, {0, 3, 4}))
     outcome = sheet.outcome
-    story += [
-        paragraph(_("Result"), heading),
-        _grid(
-            [
-                ["", pgettext("match", "Home"), pgettext("match", "Away")],
-                [
-                    _("Points"),
-                    _cell(outcome.home_points if outcome else None),
-                    _cell(outcome.away_points if outcome else None),
-                ],
-                [
-                    _("Game points"),
-                    _cell(outcome.home_game_points if outcome else None),
-                    _cell(outcome.away_game_points if outcome else None),
-                ],
-                [
-                    _("Match points"),
-                    format_points(outcome.home_match_points) if outcome else "",
-                    format_points(outcome.away_match_points) if outcome else "",
-                ],
-            ],
-            [4 * cm, 6.5 * cm, 6.5 * cm],
-        ),
-        Spacer(1, 18),
-        _grid(
-            [
-                [_("Captain home"), _("Captain away")],
-                ["\n\n", "\n\n"],
-            ],
-            [8.5 * cm, 8.5 * cm],
-        ),
+    result = [
+        ["", home, away],
+        [
+            _("Points"),
+            _cell(outcome.home_points if outcome else None),
+            _cell(outcome.away_points if outcome else None),
+        ],
+        [
+            _("Game points"),
+            _cell(outcome.home_game_points if outcome else None),
+            _cell(outcome.away_game_points if outcome else None),
+        ],
+        [
+            _("Match points"),
+            format_points(outcome.home_match_points) if outcome else "",
+            format_points(outcome.away_match_points) if outcome else "",
+        ],
     ]
-    return story
+    tables.append((_("Result"), result, {1, 2}))
+    return tables
 
 
 def match_forms_pdf(*, sheets) -> bytes:
-    """One page per match (``sheets``: ``match_sheet`` values)."""
+    """One upright page per match (``sheets``: ``match_sheet`` values)."""
     from reportlab.platypus import PageBreak
 
     sheets = list(sheets)
-    story = []
-    for index, sheet in enumerate(sheets):
-        if index:
-            story.append(PageBreak())
-        story += _match_form_story(sheet)
-    if not story:
-        title_style, _heading, _normal = _styles()
-        story = [paragraph(_("No matches."), title_style)]
+
+    def story(width):
+        story = []
+        for index, sheet in enumerate(sheets):
+            if index:
+                story.append(PageBreak())
+            story += _match_form_story(sheet, width)
+        if not story:
+            title_style, _heading, _normal = _styles()
+            story = [paragraph(_("No matches."), title_style)]
+        return story
+
+    tables = [
+        (data, numeric) for sheet in sheets for _title, data, numeric in _match_form_tables(sheet)
+    ]
     title = sheets[0].match if len(sheets) == 1 else _("Match forms")
-    return _document(story, title=title, landscape_page=False)
+    return _document(story, title=title, tables=tables, portrait=True)

@@ -311,8 +311,9 @@ class ScheduleLine:
         return self.outcome is not None and self.match.status == LeagueMatch.Status.CONFIRMED
 
 
-def league_schedule(*, league, division=None, team=None) -> list[ScheduleLine]:
-    """The league's matches by date with their scores (three queries)."""
+def league_schedule(*, league, division=None, team=None, evening=None) -> list[ScheduleLine]:
+    """The league's matches by date with their scores (three queries); ``evening``:
+    those of one matchday."""
     matches = LeagueMatch.objects.filter(league=league).select_related(
         "home__club", "away__club", "division"
     )
@@ -320,6 +321,8 @@ def league_schedule(*, league, division=None, team=None) -> list[ScheduleLine]:
         matches = matches.filter(division=division)
     if team is not None:
         matches = matches.filter(Q(home=team) | Q(away=team))
+    if evening is not None:
+        matches = matches.filter(evening=evening)
     matches = list(matches.order_by("date", "division__level", "matchday", "pk"))
     scores = match_scores(LeagueMatch.objects.filter(league=league)) if matches else {}
     scoring = league.scoring()

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.permissions import Capability, NotVisible, club_required
-from common.downloads import download
+from common.downloads import download, file_stem
 from common.forms import apply_validation_error
 
 from . import exports, selectors, services
@@ -88,8 +88,8 @@ def _form_page(request, league, form, *, title, action_label, back=None, status=
     return render(request, "leagues/form.html", context, status=status)
 
 
-def _league_file(data, league, name, extension):
-    return download(data, f"{league} {name}", extension)
+def _league_file(data, league, word, extension, *parts):
+    return download(data, file_stem(league, word, *parts), extension)
 
 
 # --- Leagues ---------------------------------------------------------------------------------
@@ -370,25 +370,25 @@ def club_history(request, club):
 @league_required()
 def tables_xlsx(request, league):
     data = exports.league_table_xlsx(league=league, tables=selectors.division_tables(league=league))
-    return _league_file(data, league, _("table"), "xlsx")
+    return _league_file(data, league, "standings", "xlsx")
 
 
 @league_required()
 def tables_pdf(request, league):
     data = exports.league_table_pdf(league=league, tables=selectors.division_tables(league=league))
-    return _league_file(data, league, _("table"), "pdf")
+    return _league_file(data, league, "standings", "pdf")
 
 
 @league_required()
 def schedule_xlsx(request, league):
     data = exports.schedule_xlsx(league=league, lines=selectors.league_schedule(league=league))
-    return _league_file(data, league, _("schedule"), "xlsx")
+    return _league_file(data, league, "schedule", "xlsx")
 
 
 @league_required()
 def schedule_pdf(request, league):
     data = exports.schedule_pdf(league=league, lines=selectors.league_schedule(league=league))
-    return _league_file(data, league, _("schedule"), "pdf")
+    return _league_file(data, league, "schedule", "pdf")
 
 
 # --- Matches -----------------------------------------------------------------------------------
@@ -515,8 +515,8 @@ def match_reopen(request, league, match):
 def match_form_pdf(request, league, match):
     match = _match(league, match)
     data = exports.match_forms_pdf(sheets=[selectors.match_sheet(match=match)])
-    name = f"{match.date.isoformat()}-{match.home.name}-{match.away.name}"
-    return _league_file(data, league, name, "pdf")
+    parts = (match.date.isoformat(), match.home.name, match.away.name)
+    return _league_file(data, league, "match_form", "pdf", *parts)
 
 
 # --- The next season -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from clubs.auth import client_address
 from clubs.forms import ClubCreateForm
 from clubs.permissions import Capability, club_required
 from clubs.services import may_create_club
-from common.downloads import download
+from common.downloads import download, file_stem
 from common.forms import apply_validation_error, form_status
 
 from .exports.archive import WEB_MAX_ROWS, club_archive_import, club_archive_zip, web_limits
@@ -20,7 +20,7 @@ from .exports.archive import WEB_MAX_ROWS, club_archive_import, club_archive_zip
 
 @club_required(Capability.EXPORT_ARCHIVE)
 def club_archive_download(request, club):
-    return download(club_archive_zip(club), f"{club.slug} {_('archive')}", "zip")
+    return download(club_archive_zip(club), file_stem(club.slug, "archive"), "zip")
 
 
 class ArchiveImportForm(ClubCreateForm):

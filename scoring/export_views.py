@@ -40,7 +40,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.permissions import Capability, club_required
 from common import qr
-from common.downloads import download
+from common.downloads import FILE_WORDS, download, file_stem
 from common.params import id_or_404
 from common.tabular import ACCEPT
 from tournaments.models import Competition, Evening, Round
@@ -98,7 +98,7 @@ def hand_log_download(request, club, pk, fmt):
     competition = _competition(club, pk)
     names = handlog.seat_names(competition)
     rows = handlog.hand_log_rows(competition, names=names)
-    stem = f"{club.slug} {_('hands')} {competition.name}"
+    stem = file_stem(club.slug, "hands", competition.name)
     if fmt == "xlsx":
         width = handlog.name_width(names)
         return download(xlsx.hand_log_xlsx(rows, name_width=width), stem, "xlsx")
@@ -126,15 +126,15 @@ def _sheets(request, round_, *, filled):
 
 
 def _round_stem(club, round_, what):
-    evening = round_.evening
-    return f"{club.slug} {what} {evening.date:%Y-%m-%d} {_('round')} {round_.number}"
+    date = f"{round_.evening.date:%Y-%m-%d}"
+    return file_stem(club.slug, what, date, FILE_WORDS["round"], round_.number)
 
 
 @club_required(Capability.SCORE)
 def scoresheets_download(request, club, pk, filled=False):
     round_ = _round(club, pk)
     data = pdf.scoresheets_pdf(_sheets(request, round_, filled=filled))
-    what = _("score sheets filled") if filled else _("score sheets")
+    what = "score_sheets_filled" if filled else "score_sheets"
     response = download(data, _round_stem(club, round_, what), "pdf", inline=True)
     patch_cache_control(response, no_store=True)  # the QR codes are the tables' links
     return response
@@ -146,7 +146,7 @@ def table_plan_download(request, club, pk):
     # No entry links on the plan: it goes on the wall.
     sheets = reports.round_sheets(round_=round_, entry_url=lambda token: "", filled=False)
     data = pdf.table_plan_pdf(sheets)
-    return download(data, _round_stem(club, round_, _("table plan")), "pdf", inline=True)
+    return download(data, _round_stem(club, round_, "table_plan"), "pdf", inline=True)
 
 
 # ---------------------------------------------------------------- import

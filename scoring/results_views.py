@@ -18,6 +18,7 @@ from tournaments.models import Competition, Evening
 from tournaments.words import describe_settings
 
 from . import standings
+from .exports.reports import other_evening_report
 from .results_tables import (
     EveningResultTable,
     PartnersTable,
@@ -120,6 +121,9 @@ def evening_result(request, club, pk):
         Evening.objects.select_related("competition"), competition__club=club, pk=pk
     )
     competition = evening.competition
+    report = other_evening_report(evening)
+    if report is not None:
+        return _report_page(request, club, evening, report)
     result = standings.evening_result(evening=evening)
     pairs = competition.kind == Competition.Kind.PAIRS
     rows = _rows(result.lines, result.names, club, competition, pairs=pairs)
@@ -147,6 +151,22 @@ def evening_result(request, club, pk):
         "refresh": board and evening.status != Evening.Status.FINISHED,
     }
     return render(request, "scoring/results/evening.html", context)
+
+
+def _report_page(request, club, evening, report):
+    """The result of an evening another app tells (a league's matchday: its matches)."""
+    rows = [
+        [{"text": column.text(row), "numeric": column.numeric} for column in report.columns]
+        for row in report.rows
+    ]
+    context = {
+        "club": club,
+        "evening": evening,
+        "report": report,
+        "titles": [column.title for column in report.columns],
+        "rows": rows,
+    }
+    return render(request, "scoring/results/evening_report.html", context)
 
 
 @club_required()

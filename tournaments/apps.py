@@ -8,9 +8,13 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # The club's pages show the evenings, competitions and first steps of this app.
-        from clubs import pages
+        from clubs import log, pages
+        from clubs.models import ClubLog
 
-        from . import club_pages
+        from . import club_pages, services
+
+        log.register(ClubLog.Action.EVENING_DELETE, services.evening_deleted_text)
+        log.register(ClubLog.Action.COMPETITION_DELETE, services.competition_deleted_text)
 
         pages.register(
             home=club_pages.home, club=club_pages.club, first_steps=club_pages.first_steps

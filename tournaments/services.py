@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 
 from clubs.models import ClubLog, Member
 from clubs.permissions import Capability, require
+from clubs.services import club_log_add
 
 from . import draw, selectors, signals, words
 from .models import (
@@ -762,21 +763,38 @@ def _delete_evenings(evenings):
     evenings.delete()
 
 
-def _counts_words(deleting):
-    """ "3 rounds, 9 tables, 9 games (9 confirmed), 144 hands, 2 adjustments" for the log."""
+def counts_words(counts):
+    """ "3 rounds, 9 tables, 9 games (9 confirmed), 144 hands, 2 adjustments" for the
+    log, from a deletion's counts (``Deletion.as_dict()``), in the active language."""
     words = [
-        ngettext("%(count)s round", "%(count)s rounds", deleting.rounds)
-        % {"count": deleting.rounds},
-        ngettext("%(count)s table", "%(count)s tables", deleting.tables)
-        % {"count": deleting.tables},
-        ngettext("%(count)s game", "%(count)s games", deleting.games) % {"count": deleting.games}
+        ngettext("%(count)s round", "%(count)s rounds", counts["rounds"])
+        % {"count": counts["rounds"]},
+        ngettext("%(count)s table", "%(count)s tables", counts["tables"])
+        % {"count": counts["tables"]},
+        ngettext("%(count)s game", "%(count)s games", counts["games"]) % {"count": counts["games"]}
         + " "
-        + _("(%(count)s confirmed)") % {"count": deleting.confirmed},
-        ngettext("%(count)s hand", "%(count)s hands", deleting.hands) % {"count": deleting.hands},
-        ngettext("%(count)s adjustment", "%(count)s adjustments", deleting.adjustments)
-        % {"count": deleting.adjustments},
+        + _("(%(count)s confirmed)") % {"count": counts["confirmed"]},
+        ngettext("%(count)s hand", "%(count)s hands", counts["hands"]) % {"count": counts["hands"]},
+        ngettext("%(count)s adjustment", "%(count)s adjustments", counts["adjustments"])
+        % {"count": counts["adjustments"]},
     ]
     return ", ".join(words)
+
+
+def evening_deleted_text(params):
+    """The club log's line of a deleted evening (:mod:`clubs.log`)."""
+    return _("Evening of %(date)s of %(competition)s deleted: %(counts)s") % {
+        **params,
+        "counts": counts_words(params["counts"]),
+    }
+
+
+def competition_deleted_text(params):
+    """The club log's line of a deleted competition (:mod:`clubs.log`)."""
+    return _("Competition %(name)s deleted: %(evenings)s evenings, %(counts)s") % {
+        **params,
+        "counts": counts_words(params["counts"]),
+    }
 
 
 @transaction.atomic
@@ -792,15 +810,14 @@ def evening_delete(*, evening: Evening, by, typed: str = "") -> selectors.Deleti
     deleting = selectors.deletion(evenings=evenings)
     _check_typed(deleting, typed, evening.date.isoformat(), "typed")
     _delete_evenings(evenings)
-    ClubLog.objects.create(
+    club_log_add(
         club=club,
-        user=by,
+        by=by,
         action=ClubLog.Action.EVENING_DELETE,
-        summary=_("Evening of %(date)s of %(competition)s deleted: %(counts)s")
-        % {
+        params={
             "date": evening.date.isoformat(),
             "competition": evening.competition.name,
-            "counts": _counts_words(deleting),
+            "counts": deleting.as_dict(),
         },
         detail={"evening": evening.pk, "competition": evening.competition_id, **deleting.as_dict()},
     )
@@ -822,12 +839,11 @@ def competition_delete(*, competition: Competition, by, typed: str = "") -> sele
     _delete_evenings(evenings)
     name, pk = competition.name, competition.pk
     competition.delete()  # its pairs and periods go with it (CASCADE)
-    ClubLog.objects.create(
+    club_log_add(
         club=club,
-        user=by,
+        by=by,
         action=ClubLog.Action.COMPETITION_DELETE,
-        summary=_("Competition %(name)s deleted: %(evenings)s evenings, %(counts)s")
-        % {"name": name, "evenings": deleting.evenings, "counts": _counts_words(deleting)},
+        params={"name": name, "evenings": deleting.evenings, "counts": deleting.as_dict()},
         detail={"competition": pk, **deleting.as_dict()},
     )
     return deleting

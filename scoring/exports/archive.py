@@ -274,7 +274,12 @@ SCHEMA = {
 #: archive's own row number; the club relation is implicit.
 LEFT_OUT = {
     "clubs.member": {"club": "implicit", "pin": "PIN hash", "user": "account"},
-    "clubs.clublog": {"club": "implicit", "user": "account", "detail": "personal data"},
+    "clubs.clublog": {
+        "club": "implicit",
+        "user": "account",
+        "detail": "personal data",
+        "params": "carried as its summary",
+    },
     "tournaments.competition": {"club": "implicit"},
     "tournaments.eveninglog": {"user": "account"},
     "tournaments.table": {"token": "made fresh"},
@@ -502,7 +507,7 @@ def log_report(club: Club) -> reports.Report:
             "when": timezone.localtime(entry.created_at).strftime("%Y-%m-%d %H:%M"),
             "by": entry.user.get_username() if entry.user else "",
             "action": entry.get_action_display(),
-            "summary": entry.summary,
+            "summary": entry.text,
         }
         for entry in ClubLog.objects.filter(club=club).select_related("user").order_by("pk")
     ]
@@ -1078,7 +1083,7 @@ def club_archive_import(
             by=by,
             address=address,
             braked=braked,
-            summary=_("Club started from an archive"),
+            from_archive=True,
             detail={"rows": plan.count},
         )
         new_pk = {}  # label -> {id in the archive: new primary key}

@@ -43,7 +43,17 @@ from django.utils.translation import gettext as _
 
 from common.columns import column_notes
 from common.formatting import day_text as _date
-from common.pdf import BOLD, FONT, document, numbered_canvas, register_fonts, term
+from common.pdf import (
+    BOLD,
+    FONT,
+    document,
+    fitted_table,
+    fitting_pagesize,
+    numbered_canvas,
+    register_fonts,
+    table_widths,
+    term,
+)
 from common.pdf import paragraph as _p
 from common.pdf import styles as _styles
 
@@ -52,42 +62,34 @@ from .reports import Report, RoundSheets, ScoreSheet, dealers
 # ---------------------------------------------------------------- reports
 
 
-def _report_cell(column, row, styles):
-    if column.key == "name" and row.get("name"):
-        return _p(column.text(row), styles["cell"])  # names wrap
-    return column.text(row)  # as the page shows it
-
-
-def _column_widths(report, data):
-    """{column index: width} of every column but the name's, from the cells' text."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    widths = {}
-    for index, column in enumerate(report.columns):
-        if column.key == "name":
-            continue
-        widest = max((stringWidth(row[index], FONT, 9) for row in data[1:]), default=0)
-        widths[index] = max(widest, stringWidth(str(column.title), BOLD, 9)) + 9
-    return widths
-
-
 def report_pdf(report: Report) -> bytes:
     """Standings or an evening's result; the header row repeats on every page. Further
     rankings (the standings' side rankings) follow the main table, each under its
     heading and the sentence of its definition, in the same columns."""
     register_fonts()
-    from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.units import mm
     from reportlab.platypus import Spacer
 
     styles = _styles()
+    titles = [column.title for column in report.columns]
     tables = [report.rows] + [section.rows for section in report.sections]
-    data = [_report_data(report, rows, styles) for rows in tables]
-    # Every column as wide as its widest cell; the name column takes the rest
-    # (its names wrap), and the page turns sideways when that is too little.
-    fixed = _column_widths(report, [data[0][0], *(row for d in data for row in d[1:])])
-    name_room = 45 * mm
-    pagesize = A4 if sum(fixed.values()) + name_room <= A4[0] - 30 * mm else landscape(A4)
+    data = [
+        [titles, *([column.text(row) for column in report.columns] for row in rows)]
+        for rows in tables
+    ]
+    # Every column as wide as its widest cell (of every table); the texts (the names)
+    # wrap when that is too wide, and the page turns sideways when the names would
+    # get less than 45 mm upright.
+    numeric = {index for index, column in enumerate(report.columns) if column.numeric}
+    everything = [titles, *(row for table in data for row in table[1:])]
+    natural, least = table_widths(
+        everything, wrap=set(range(len(titles))) - numeric, wrap_header=False
+    )
+    least = [
+        max(few, min(most, 45 * mm)) if index not in numeric else few
+        for index, (most, few) in enumerate(zip(natural, least, strict=True))
+    ]
+    pagesize = fitting_pagesize(natural, least)
     buffer = io.BytesIO()
     doc = document(
         buffer, title=f"{report.title} · {report.subtitle}", author=report.club, pagesize=pagesize
@@ -97,15 +99,13 @@ def report_pdf(report: Report) -> bytes:
     for note in report.notes:
         story.append(_p(note, styles["small"]))
     story.append(Spacer(1, 8))
-    rest = max(doc.width - sum(fixed.values()), name_room)
-    widths = [fixed.get(index, rest) for index in range(len(report.columns))]
-    story.append(_report_table(report, report.rows, data[0], widths))
+    story.append(_report_table(report.rows, data[0], doc.width, numeric))
     for section, section_data in zip(report.sections, data[1:], strict=True):
         story.append(Spacer(1, 10))
         story.append(_p(section.title, styles["subtitle"]))
         story.extend(_p(note, styles["small"]) for note in section.notes)
         story.append(Spacer(1, 4))
-        story.append(_report_table(report, section.rows, section_data, widths))
+        story.append(_report_table(section.rows, section_data, doc.width, numeric))
         story.extend(_p(note, styles["small"]) for note in section.footnotes)
     notes = column_notes(report.columns)
     if notes:
@@ -119,33 +119,17 @@ def report_pdf(report: Report) -> bytes:
     return buffer.getvalue()
 
 
-def _report_data(report, rows, styles):
-    """The header and the cells of one ranked table."""
-    data = [[column.title for column in report.columns]]
-    for row in rows:
-        data.append([_report_cell(column, row, styles) for column in report.columns])
-    return data
-
-
-def _report_table(report, rows, data, widths):
-    """One ranked table: the header repeating on every page, a line above the players
-    without a rank."""
+def _report_table(rows, data, width, numeric):
+    """One ranked table fitted to ``width``: the header repeating on every page, a
+    line above the players without a rank."""
     from reportlab.lib import colors
-    from reportlab.platypus import Table, TableStyle
 
-    table = Table(data, colWidths=widths, repeatRows=1)
     style = [
-        ("FONT", (0, 0), (-1, -1), FONT, 9),
-        ("FONT", (0, 0), (-1, 0), BOLD, 9),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde5dd")),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]
-    for index, column in enumerate(report.columns):
-        if column.numeric:
-            style.append(("ALIGN", (index, 0), (index, -1), "RIGHT"))
     for number in range(1, len(data)):
         if number % 2 == 0:
             style.append(("BACKGROUND", (0, number), (-1, number), colors.HexColor("#f3f3f3")))
@@ -153,8 +137,7 @@ def _report_table(report, rows, data, widths):
     if any(ranked) and not all(ranked):
         line = ranked.index(False) + 1
         style.append(("LINEABOVE", (0, line), (-1, line), 1.2, colors.black))
-    table.setStyle(TableStyle(style))
-    return table
+    return fitted_table(data, width=width, numeric=numeric, style=style)
 
 
 # ---------------------------------------------------------------- score sheets

@@ -16,6 +16,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from common.columns import Column
+from common.downloads import file_stem
 from common.formatting import day_text
 from scoring import rules, standings
 from scoring.models import Game, Hand
@@ -124,16 +125,35 @@ def standings_report(*, competition: Competition, period=None) -> Report:
         notes=[str(words) for words in describe_settings(competition, period)],
         footnotes=footnotes,
         sheet=_("Standings"),
-        stem=f"{_('Standings')} {name}",
+        stem=file_stem("", "standings", name),
         printed=timezone.localdate(),
         sections=sections,
     )
 
 
+#: competition format -> ``report(evening) -> Report``: the result of an evening of a
+#: format an app above scoring owns (a league's matchday lists its matches), which
+#: that app registers in its ``AppConfig.ready()`` (:func:`register_evening_report`).
+_evening_reports = {}
+
+
+def register_evening_report(format, report) -> None:
+    _evening_reports[str(format)] = report
+
+
+def other_evening_report(evening: Evening) -> Report | None:
+    """The result of an evening whose format an app above scoring tells, else None."""
+    report = _evening_reports.get(evening.competition.format)
+    return report(evening) if report is not None else None
+
+
 def evening_report(*, evening: Evening) -> Report:
     """An evening's result: every player's rounds, ranked, with winner and poedelprijs;
     while the evening is open, the provisional result the page shows, and how far
-    each table is."""
+    each table is. A league's matchday: its matches (:func:`other_evening_report`)."""
+    other = other_evening_report(evening)
+    if other is not None:
+        return other
     result = standings.evening_result(evening=evening)
     competition = evening.competition
     pairs = competition.kind == Competition.Kind.PAIRS
@@ -192,7 +212,7 @@ def evening_report(*, evening: Evening) -> Report:
         notes=notes,
         footnotes=footnotes,
         sheet=_("Result"),
-        stem=f"{_('Result')} {competition.name} {evening.date:%Y-%m-%d}",
+        stem=file_stem("", "result", competition.name, f"{evening.date:%Y-%m-%d}"),
         printed=timezone.localdate(),
     )
 

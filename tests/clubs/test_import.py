@@ -443,7 +443,7 @@ def test_apply_adds_everyone_stored_exactly_and_logs_once(club):
     log = ClubLog.objects.get(club=club)
     assert log.action == ClubLog.Action.MEMBER_IMPORT
     assert log.user == admin
-    assert log.summary == "5 members imported from leden 2025.xlsx"
+    assert log.text == "5 members imported from leden 2025.xlsx"
     assert [entry["name"] for entry in log.detail["added"]] == HARD_NAMES
 
 
@@ -780,7 +780,7 @@ def test_an_edited_phone_number_is_shown_as_a_change_and_applied(admin_client, s
     assert Member.objects.get(club=club, name="=1+1").is_active is True
     assert Member.objects.filter(club=club).count() == 4
     log = ClubLog.objects.get(club=club)
-    assert log.summary == "Member import from leden.xlsx: 0 added, 2 changed"
+    assert log.text == "Member import from leden.xlsx: 0 added, 2 changed"
     assert log.detail["changed"][1] == {
         "pk": jan.pk,
         "row": 4,  # after "+31 Piet" and "=1+1"
