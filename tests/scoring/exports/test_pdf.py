@@ -211,7 +211,7 @@ def test_names_with_markup_characters_print_as_written(season):
     name = "Anne & Piet <b>de Wit</b>"
     type(members[0]).objects.filter(pk=members[0].pk).update(name=name)
     text = pdf_pages(pdf.report_pdf(reports.standings_report(competition=competition)))[0]
-    assert name in text
+    assert name in " ".join(text.split())  # the name may wrap in its cell
     round_ = Round.objects.filter(evening=evenings[0], seats__member=members[0]).first()
     sheets = reports.round_sheets(round_=round_, entry_url=entry_url)
     text = " ".join(" ".join(pdf_pages(pdf.table_plan_pdf(sheets))).split())
