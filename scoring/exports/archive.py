@@ -116,9 +116,13 @@ CLUB_SCHEMA = {
     "ruleset_overrides": JSON,
     "results_public": BOOL,
     "confirm_with_pin": BOOL,
+    "sheet_marks": CHOICE,
     "contact_name": TEXT,
     "contact_email": TEXT,
 }
+#: Club settings added after the first archives were written: an archive without
+#: one gets the model's default (today's marks for ``sheet_marks``).
+CLUB_ADDED_LATER = ("sheet_marks",)
 
 MEMBER, COMPETITION, EVENING, ROUND, TABLE, GAME = (
     To("clubs.member"),
@@ -799,6 +803,8 @@ def _club_settings(data):
             )
     values = {}
     for name, kind in CLUB_SCHEMA.items():
+        if name not in data and name in CLUB_ADDED_LATER:
+            continue
         if name not in data:
             raise _rejected(_("The club's settings have no field “%(field)s”.") % {"field": name})
         try:
