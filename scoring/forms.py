@@ -354,9 +354,9 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
         it does while typing, also without JavaScript. Both sides changed is a
         cross-check, and must add up."""
         typed = {name: self.cleaned_data.get(name) for name in self.ROEM_TOTALS}
+        self._read_marks(self.cleaned_data)  # before the hand's checks: V is a verzaken
         data = super().clean()
         self._check_nat(data)
-        self._read_marks(data)
         if self.declared:
             if self.posted_totals():
                 self.add_error(None, MESSAGES["declared_not_totals"])
@@ -406,7 +406,7 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
                 continue
             if data.get(name) and data[name] != read:
                 message = gettext(
-                    "The marks say otherwise than the verzaakt or pit column. %(legend)s"
+                    "The marks and the verzaakt column say different things. %(legend)s"
                 ) % {"legend": mark_legend(self.style)}
                 self.add_error(None, message)
                 return

@@ -71,6 +71,7 @@ def sheet_data(rows, *, total_rows=17, version=0, reason="", confirm=True):
             "pit",
             "mark_a",
             "mark_b",
+            "verzaakt",
         ):
             data[f"h{number}-{name}"] = str(row.get(name, ""))
     return data

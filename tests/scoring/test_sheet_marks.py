@@ -123,6 +123,27 @@ def test_an_m_in_the_defenders_column_is_refused_on_a_p_sheet_and_nothing_is_sav
     assert not boompje.game.hands.exists()
 
 
+def test_a_v_in_the_marks_is_verzaakt_and_must_agree_with_the_verzaakt_column(
+    director_client, club, boompje
+):
+    use_marks(club, MarkStyle.MARSEN)
+    # zij reneged (V in zij's marks): wij bank 162 + the penalty's 100 = 262.
+    rows = [{"playing": "A", "mark_b": "V", "roem_a": "100"}] + [made(100)] * 15
+    first = director_client.post(sheet_url(boompje.table), sheet_data(rows), **ENGLISH)
+    assert first.status_code == 302
+    hand = boompje.game.hands.get(number=1)
+    assert (hand.verzaakt, hand.score_a, hand.score_b) == ("B", 262, 0)
+    rows[0] = {**rows[0], "verzaakt": "A"}
+    response = director_client.post(
+        sheet_url(boompje.table),
+        sheet_data(rows, reason="typo", version=Game.objects.get(pk=boompje.game.pk).version),
+        **ENGLISH,
+    )
+    assert response.status_code == 422
+    assert "The marks and the verzaakt column say different things." in response.text
+    assert boompje.game.hands.get(number=1).verzaakt == "B"
+
+
 @pytest.mark.parametrize("style", list(MarkStyle))
 def test_the_filled_pdf_sheet_writes_the_clubs_marks(club, boompje, style):
     use_marks(club, style)
