@@ -30,6 +30,7 @@ from scoring.rules import (
     RoemRule,
     Ruleset,
     TieRule,
+    VerzakenRule,
     ruleset_from,
 )
 from scoring.rules.rulesets import Preset
@@ -55,6 +56,7 @@ RULE_FIELDS = (
     "nat_basis",
     "nat_roem",
     "pit_bonus",
+    "verzaken_rule",
     "verzaken_bonus",
     "game_end",
     "hands_per_game",
@@ -62,11 +64,12 @@ RULE_FIELDS = (
     "on_tie",
     "roefel",
     "all_pass_chooser",
+    "forced_play",
     "low_fours",
 )
 
 #: The rule-set fields that are a yes/no (a tick box on the form).
-BOOLEAN_FIELDS = ("roefel", "low_fours")
+BOOLEAN_FIELDS = ("roefel", "forced_play", "low_fours")
 
 #: The most hands a competition's game may have (a boompje is 16).
 MAX_HANDS_PER_GAME = 64
@@ -77,20 +80,26 @@ LABELS = {
     "nat_basis": gettext_lazy("Nat when"),
     "nat_roem": gettext_lazy("Roem when nat"),
     "pit_bonus": gettext_lazy("Pit (mars) bonus"),
-    "verzaken_bonus": gettext_lazy("Verzaken penalty bonus"),
+    "verzaken_rule": gettext_lazy("Verzaken"),
+    "verzaken_bonus": gettext_lazy("Verzaken penalty"),
     "game_end": gettext_lazy("A game ends"),
     "hands_per_game": gettext_lazy("Hands per game"),
     "target_score": gettext_lazy("Target score"),
     "on_tie": gettext_lazy("Equal totals at the end"),
     "roefel": gettext_lazy("Roefel"),
     "all_pass_chooser": gettext_lazy("All four pass: trump is chosen by"),
+    "forced_play": gettext_lazy("Forced play: nobody passes"),
     "low_fours": gettext_lazy("Four 7s, 8s or 9s: 100 roem"),
 }
 
 HELP = {
     "pit_bonus": gettext_lazy("Extra points for the team that takes all eight tricks."),
     "verzaken_bonus": gettext_lazy(
-        "When a team verzaakt, the other team gets 162, all roem of the hand and this bonus."
+        "The other team's bonus on top of 162 when the hand ends, or what the player who "
+        "verzaakt loses personally."
+    ),
+    "forced_play": gettext_lazy(
+        "Nobody may pass: the player chosen above (the forehand) always names trump."
     ),
     "hands_per_game": gettext_lazy("A boompje is 16 hands; some clubs play 12."),
     "target_score": gettext_lazy("Only when a game ends at a target score."),
@@ -139,6 +148,21 @@ CHOICES = {
     "on_tie": [
         (TieRule.EXTRA_HANDS.value, gettext_lazy("play extra hands until it breaks")),
         (TieRule.DRAW.value, gettext_lazy("the game is drawn")),
+    ],
+    "verzaken_rule": [
+        (
+            VerzakenRule.ALL_ROEM.value,
+            gettext_lazy("the other team gets 162, all roem of the hand and the penalty"),
+        ),
+        (
+            VerzakenRule.NO_ROEM.value,
+            gettext_lazy("the other team gets 162 and the penalty, no roem"),
+        ),
+        (
+            VerzakenRule.PERSONAL.value,
+            gettext_lazy("the hand counts as played; the player loses the penalty personally"),
+        ),
+        (VerzakenRule.NONE.value, gettext_lazy("not punished: the hand counts as played")),
     ],
     "all_pass_chooser": [
         (Chooser.FOREHAND.value, gettext_lazy("the forehand")),
@@ -197,21 +221,40 @@ def describe_ruleset(ruleset: Ruleset) -> list[str]:
         }[ruleset.nat_roem]
     )
     words.append(_("Pit (mars, all eight tricks): %(bonus)s extra.") % {"bonus": ruleset.pit_bonus})
-    words.append(
-        _(
-            "Verzaken: the other team gets 162, all roem of the hand and %(bonus)s; "
-            "the team that verzaakt gets 0."
-        )
-        % {"bonus": ruleset.verzaken_bonus}
-    )
+    words.append(describe_verzaken(ruleset))
     words.append(_describe_game_end(ruleset))
     if ruleset.roefel:
         words.append(_("Hand 1 is the roefel: clubs are trumps and the forehand's team plays."))
-    if ruleset.all_pass_chooser is Chooser.DEALER:
+    if ruleset.forced_play and ruleset.all_pass_chooser is Chooser.DEALER:
+        words.append(_("Nobody passes: the dealer always chooses trump."))
+    elif ruleset.forced_play:
+        words.append(_("Nobody passes: the forehand always chooses trump."))
+    elif ruleset.all_pass_chooser is Chooser.DEALER:
         words.append(_("If all four pass, the dealer must choose trump."))
     else:
         words.append(_("If all four pass, the forehand must choose trump."))
     return words
+
+
+def describe_verzaken(ruleset: Ruleset) -> str:
+    """What verzaken costs under ``ruleset``, in one sentence (the stated rules and
+    the entry pages' help say the same)."""
+    bonus = {"bonus": ruleset.verzaken_bonus}
+    return {
+        VerzakenRule.ALL_ROEM: _(
+            "Verzaken: the other team gets 162, all roem of the hand and %(bonus)s; "
+            "the team that verzaakt gets 0."
+        ),
+        VerzakenRule.NO_ROEM: _(
+            "Verzaken: the other team gets 162 and %(bonus)s, no roem; the team that "
+            "verzaakt gets 0."
+        ),
+        VerzakenRule.PERSONAL: _(
+            "Verzaken: the hand counts as played; the player who verzaakt gets -%(bonus)s "
+            "personally, the partner keeps the points."
+        ),
+        VerzakenRule.NONE: _("Verzaken is not punished: the hand counts as played."),
+    }[ruleset.verzaken_rule] % bonus
 
 
 def _describe_preset(ruleset: Ruleset) -> str:

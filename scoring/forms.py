@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.text import validate_one_line
+from tournaments.models import Seat
 
 from . import rules
 from .messages import MESSAGES, hand_message, mark_legend
@@ -99,9 +100,23 @@ def roem_field(label):
     )
 
 
-def verzaakt_help(declared):
+def verzaakt_help(declared, ruleset=None):
     """What to enter for a hand a team reneged (verzaakt): the phone's field and
-    the grid say the same, with declared roem (match-1500) or roem totals."""
+    the grid say the same, with declared roem (match-1500) or roem totals, as the
+    rule set's ``verzaken_rule`` scores it."""
+    rule = ruleset.verzaken_rule if ruleset is not None else rules.VerzakenRule.ALL_ROEM
+    if rule is rules.VerzakenRule.PERSONAL:
+        return gettext(
+            "A player reneged: enter the hand as played and choose the player; that "
+            "player gets -%(bonus)s personally, the partner keeps the points."
+        ) % {"bonus": ruleset.verzaken_bonus}
+    if rule is rules.VerzakenRule.NONE:
+        return gettext("Verzaken is not punished here: enter the hand as played.")
+    if rule is rules.VerzakenRule.NO_ROEM:
+        return gettext(
+            "A team reneged: the hand ends, the other team gets 162 + the penalty and no "
+            "roem. The card points are left empty."
+        )
     if declared:
         return gettext(
             "A team reneged: the hand ends, the other team gets 162 + all roem that "
@@ -146,6 +161,9 @@ class HandFieldsMixin:
     those fields, so in-trick competitions keep the form they had.
     """
 
+    #: What a renege costs here (``rules.VerzakenRule``); set from the game's rule set.
+    verzaken_rule = rules.VerzakenRule.ALL_ROEM
+
     def use_declared(self, declared):
         drop = ("roem_a", "roem_b") if declared else ("declared_a", "declared_b")
         for name in drop:
@@ -159,7 +177,7 @@ class HandFieldsMixin:
         pit = data.get("pit") or ""
         verzaakt = data.get("verzaakt") or ""
         if a is None and b is None:
-            if verzaakt in (Team.A, Team.B):
+            if verzaakt in (Team.A, Team.B) and self.verzaken_rule.ends_hand:
                 a, b = (0, HAND_TOTAL) if verzaakt == Team.A else (HAND_TOTAL, 0)
             elif pit:
                 a, b = (HAND_TOTAL, 0) if pit == Team.A else (0, HAND_TOTAL)
@@ -187,6 +205,7 @@ class HandFieldsMixin:
             declared_a=data["declared_a"],
             declared_b=data["declared_b"],
             verzaakt=data.get("verzaakt") or "",
+            offender=data.get("offender") or "",
         )
 
 
@@ -213,6 +232,12 @@ class HandForm(HandFieldsMixin, forms.Form):
         required=False,
         widget=forms.RadioSelect,
     )
+    offender = forms.ChoiceField(
+        label=_("Who reneged"),
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_("Only when the player who reneged gets the penalty personally."),
+    )
     client_id = forms.CharField(
         required=False,
         max_length=CLIENT_ID_MAX,
@@ -227,10 +252,19 @@ class HandForm(HandFieldsMixin, forms.Form):
     )
 
     def __init__(
-        self, *args, names_a=None, names_b=None, ask_keeper=False, declared=False, **kwargs
+        self,
+        *args,
+        names_a=None,
+        names_b=None,
+        ask_keeper=False,
+        declared=False,
+        ruleset=None,
+        **kwargs,
     ):
         super().__init__(*args, **kwargs)
         self.use_declared(declared)
+        if ruleset is not None:
+            self.verzaken_rule = ruleset.verzaken_rule
         teams = team_choices(names_a, names_b)
         self.fields["playing"].choices = teams
         if ask_keeper:
@@ -240,7 +274,11 @@ class HandForm(HandFieldsMixin, forms.Form):
         self.fields["pit"].choices = [("", _("no pit")), *team_choices()]
         self.fields["trump"].choices = [("", "–"), *Suit.choices]
         self.fields["verzaakt"].choices = verzaakt_choices(gettext("no one"))
-        self.fields["verzaakt"].help_text = verzaakt_help(declared)
+        self.fields["verzaakt"].help_text = verzaakt_help(declared, ruleset)
+        if self.verzaken_rule is rules.VerzakenRule.PERSONAL:
+            self.fields["offender"].choices = [("", "–"), *Seat.Position.choices]
+        else:
+            del self.fields["offender"]
 
     def fix_roefel(self, roefel):
         """Hand 1 is the roefel (``rules.Roefel``): the forehand's team plays with
@@ -259,7 +297,7 @@ class QueuedHandForm(HandForm):
     hand entered meanwhile on another device a conflict); no version, because a
     queue of hands is entered against the state before the first of them."""
 
-    JSON_FIELDS = ("client_id", "number", "keeper", *HAND_INPUTS)
+    JSON_FIELDS = ("client_id", "number", "keeper", *HAND_INPUTS, "offender")
 
     def __init__(self, payload, **kwargs):
         data = {}
@@ -272,6 +310,14 @@ class QueuedHandForm(HandForm):
         del self.fields["version"]
         self.fields["client_id"].required = True
         self.fields["number"].required = True
+
+
+#: The grid names no player: where verzaken does not end the hand, the row is the
+#: hand as played and a player's penalty is given on the evening's scores page.
+SHEET_PLAYED_VERZAKEN = _(
+    "Here verzaken does not end the hand: enter the hand as played and give the "
+    "player's penalty on the evening's scores page."
+)
 
 
 class SheetPointsField(forms.IntegerField):
@@ -319,6 +365,7 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
         self.style = rules.sheet.MarkStyle(style)
         for name in self.MARKS:
             self.fields[name].widget.attrs.update(size=2, autocomplete="off")
+        self.verzaken_rule = ruleset.verzaken_rule
         self.declared = ruleset.roem_rule is rules.RoemRule.DECLARED
         self.use_declared(self.declared)
         # A hand stored before declarations (a total, no declarations) keeps its
@@ -355,6 +402,10 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
         cross-check, and must add up."""
         typed = {name: self.cleaned_data.get(name) for name in self.ROEM_TOTALS}
         self._read_marks(self.cleaned_data)  # before the hand's checks: V is a verzaken
+        if self.cleaned_data.get("verzaakt") and not self.verzaken_rule.ends_hand:
+            # The grid names no player: the hand is written as played, and a player's
+            # penalty is given on the evening's scores page.
+            self.add_error("verzaakt", SHEET_PLAYED_VERZAKEN)
         data = super().clean()
         self._check_nat(data)
         if self.declared:
@@ -514,8 +565,10 @@ class ScoreSheet:
         self.declared = ruleset.roem_rule is rules.RoemRule.DECLARED
         self.style = rules.sheet.MarkStyle(style)
         self.mark_legend = mark_legend(self.style)
-        self.verzaakt_help = verzaakt_help(self.declared)
-        if not self.declared:
+        self.verzaakt_help = verzaakt_help(self.declared, ruleset)
+        if not ruleset.verzaken_rule.ends_hand:
+            self.verzaakt_help = SHEET_PLAYED_VERZAKEN
+        if not self.declared and ruleset.verzaken_rule is rules.VerzakenRule.ALL_ROEM:
             # The grid reads the roem column as the sheet writes it (rules.sheet).
             bonus = ruleset.verzaken_bonus
             self.verzaakt_help = gettext(

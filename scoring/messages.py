@@ -92,6 +92,12 @@ SHEET_BONUS_MESSAGES = {
     ),
 }
 
+#: Roem the team holds but not with these card points (``roem_too_high`` with the
+#: core's ``points`` param): the core's reason, not "more than a hand holds".
+ROEM_NEEDS_POINTS = _(
+    "%(value)s roem needs tricks worth at least %(limit)s card points; this team has %(points)s."
+)
+
 #: Messages that name the hand and a team: formatted with the core's params.
 _WITH_PARAMS = frozenset({"roefel_playing", "roefel_trump"})
 
@@ -132,11 +138,17 @@ def hand_message(exc, *, declared=False):
             "bonus": params["bonus"],
             "example": params["bonus"] + 20,
         }
+    params = getattr(exc, "params", None) or {}
+    if code == "roem_too_high" and not declared and "points" in params:
+        return str(ROEM_NEEDS_POINTS) % {
+            "value": params["value"],
+            "limit": params["limit"],
+            "points": params["points"],
+        }
     message = (DECLARED_MESSAGES.get(code) if declared else None) or MESSAGES.get(code)
     if message is None:
         return str(exc)
     if code in _WITH_PARAMS:
-        params = getattr(exc, "params", None) or {}
         team = _("wij") if str(params.get("team")) == "A" else _("zij")
         return str(message) % {"number": params.get("number", 1), "team": team}
     return message

@@ -45,6 +45,10 @@ def play_asked(sender, *, competition=None, round_=None, **kwargs) -> bool:
     return selectors.play_entered(competition=competition, round_=round_)
 
 
+def finished_tables_asked(sender, *, round_, **kwargs) -> set[int]:
+    return selectors.round_finished_tables(round_=round_)
+
+
 def open_games_asked(sender, *, evening, **kwargs) -> int:
     return selectors.evening_open_game_count(evening=evening)
 
@@ -119,6 +123,9 @@ def connect():
     signals.ruleset_changed.connect(ruleset_changed, dispatch_uid="scoring.ruleset_changed")
     signals.play_asked.connect(play_asked, dispatch_uid="scoring.play_asked")
     signals.open_games_asked.connect(open_games_asked, dispatch_uid="scoring.open_games_asked")
+    signals.finished_tables_asked.connect(
+        finished_tables_asked, dispatch_uid="scoring.finished_tables_asked"
+    )
     signals.evenings_deleting.connect(evenings_deleting, dispatch_uid="scoring.evenings_deleting")
     signals.results_asked.connect(results_asked, dispatch_uid="scoring.results_asked")
     # The stored evening totals. A hand changes only with its game's totals (the

@@ -471,6 +471,15 @@ def play_entered(*, competition=None, round_=None) -> bool:
     return hands.exists()
 
 
+def round_finished_tables(*, round_) -> set[int]:
+    """The ids of the round's tables that have finished: their game is confirmed."""
+    return set(
+        Game.objects.filter(table__round=round_, status=Game.Status.CONFIRMED).values_list(
+            "table_id", flat=True
+        )
+    )
+
+
 def evenings_result_counts(*, evenings) -> dict:
     """What results hang on ``evenings`` (a query of evenings): their games, how many
     of those are confirmed, their hands and their adjustments (three queries)."""

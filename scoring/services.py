@@ -102,8 +102,12 @@ class HandInput:
     #: are not used; otherwise roem_a/roem_b are the roem that counts.
     declared_a: str = ""
     declared_b: str = ""
-    #: The team that reneged ("A"/"B"): the hand ended in verzaken.
+    #: The team that reneged ("A"/"B"): the hand ended in verzaken (or, when the
+    #: rule set punishes the player, counts as played).
     verzaakt: str = ""
+    #: The seat ("N", "E", "S", "W") of the player who reneged: needed when the rule
+    #: set gives that player the penalty personally (``VerzakenRule.PERSONAL``).
+    offender: str = ""
 
     def uses_declarations(self, ruleset):
         return ruleset.roem_rule is rules.RoemRule.DECLARED and bool(
@@ -309,7 +313,71 @@ def _build_hand(game, number, data: HandInput, ruleset):
         score_a=result.scores[0],
         score_b=result.scores[1],
         nat=result.nat,
-        verzaakt=data.verzaakt or "",
+        verzaakt=data.verzaakt if ruleset.verzaken_rule.ends_hand else "",
+    )
+
+
+def _offender_penalty(game, number, data: HandInput, ruleset, by):
+    """Under ``VerzakenRule.PERSONAL``: the -penalty of the player who reneged in hand
+    ``number``, as an adjustment of the hand's round (None when nobody reneged or the
+    rule set does not punish the player). The seat must be of the team that verzaakt."""
+    if not data.verzaakt or ruleset.verzaken_rule is not rules.VerzakenRule.PERSONAL:
+        return None
+    if data.offender not in Seat.TEAM_OF or Seat.TEAM_OF[data.offender] != data.verzaakt:
+        raise ValidationError(
+            {"offender": _("Choose the player of the team that verzaakt who reneged.")},
+            code="offender",
+        )
+    table = game.table
+    seat = table.seats.filter(position=data.offender).first()
+    member = seat and (seat.member or seat.substitute_member)
+    if member is None:
+        raise ValidationError(
+            {"offender": _("This seat has no player of the club to give the penalty to.")},
+            code="offender",
+        )
+    adjustment = Adjustment(
+        evening=table.round.evening,
+        round=table.round,
+        kind=Adjustment.Kind.VERZAKEN,
+        member=member,
+        points=-ruleset.verzaken_bonus,
+        reason=_("Verzaakt in hand %(number)s of table %(table)s")
+        % {"number": number, "table": table.number},
+        created_by=_user(by),
+    )
+    adjustment.full_clean()
+    return adjustment
+
+
+def _withdraw_penalty(game, number, by, *, reason=None):
+    """Undoing or replacing hand ``number``: the player's verzaken penalty recorded
+    with its current version (the latest create or edit entry names it) is withdrawn
+    by an adjustment with the opposite points (adjustments are never edited)."""
+    latest = (
+        AuditEntry.objects.filter(
+            game=game,
+            hand_number=number,
+            action__in=(AuditEntry.Action.CREATE, AuditEntry.Action.EDIT),
+        )
+        .order_by("-pk")
+        .first()
+    )
+    # A sheet's entry holds a list of hands (no penalty: the grid records none).
+    after = latest.after if latest is not None else None
+    penalty_pk = after.get("penalty") if isinstance(after, dict) else None
+    penalty = Adjustment.objects.filter(pk=penalty_pk).first() if penalty_pk else None
+    if penalty is None:
+        return
+    Adjustment.objects.create(
+        evening=penalty.evening,
+        round=penalty.round,
+        kind=penalty.kind,
+        member=penalty.member,
+        points=-penalty.points,
+        reason=reason
+        or _("Hand %(number)s undone: its verzaken penalty is withdrawn") % {"number": number},
+        created_by=_user(by),
     )
 
 
@@ -395,11 +463,17 @@ def hand_record_or_get(
         game.scorer_team = keeper
     ruleset = game_ruleset(game)
     hand = _build_hand(game, next_number, data, ruleset)
+    penalty = _offender_penalty(game, next_number, data, ruleset, by)
     hand.client_id = client_id or None
     hand.entered_by = _user(by)
     hand.entered_via = via
     _clean(hand)
     hand.save()
+    after = hand_snapshot(hand)
+    if penalty is not None:
+        penalty.save()
+        # The hand's audit entry names its penalty, so that undoing the hand withdraws it.
+        after["penalty"] = penalty.pk
     _recompute(game, [*hands, hand])
     AuditEntry.objects.create(
         game=game,
@@ -407,7 +481,7 @@ def hand_record_or_get(
         action=AuditEntry.Action.CREATE,
         user=hand.entered_by,
         actor=_actor(by, actor),
-        after=hand_snapshot(hand),
+        after=after,
     )
     return hand, True
 
@@ -443,6 +517,7 @@ def hand_replace(
     old = hands[index]
     ruleset = game_ruleset(game)
     hand = _build_hand(game, old.number, data, ruleset)
+    penalty = _offender_penalty(game, old.number, data, ruleset, by)
     hands[index] = hand
     for cut in range(1, len(hands)):
         if _summary(game, hands[:cut]).complete:
@@ -462,6 +537,19 @@ def hand_replace(
     _clean(hand)
     hand.save()
     _recompute(game, hands)
+    # The penalty follows the chosen version: the stored one's is withdrawn, this
+    # version's (if it names an offender) recorded and named by the edit entry.
+    _withdraw_penalty(
+        game,
+        hand.number,
+        by,
+        reason=_("Hand %(number)s replaced: its verzaken penalty is withdrawn")
+        % {"number": hand.number},
+    )
+    after = hand_snapshot(hand)
+    if penalty is not None:
+        penalty.save()
+        after["penalty"] = penalty.pk
     AuditEntry.objects.create(
         game=game,
         hand_number=hand.number,
@@ -469,7 +557,7 @@ def hand_replace(
         user=hand.entered_by,
         actor=_actor(by, actor),
         before=before,
-        after=hand_snapshot(hand),
+        after=after,
         reason=_("Two phones entered this hand differently; the table chose this version."),
     )
     return hand
@@ -488,6 +576,7 @@ def hand_undo(*, game: Game, expected_version=None, by=None, actor="") -> Hand |
     before = hand_snapshot(last)
     last.delete()
     _recompute(game, hands)
+    _withdraw_penalty(game, last.number, by)
     AuditEntry.objects.create(
         game=game,
         hand_number=before["number"],

@@ -319,6 +319,7 @@ def _tallies(evening_ids, *, confirmed_only=False, by_round=False):
         Q(member__isnull=False) | Q(game__isnull=False)
     )
     sitout_rounds = defaultdict(int)
+    personal_rounds = defaultdict(int)
     team_adjustments = []
     for (
         evening_id,
@@ -351,6 +352,8 @@ def _tallies(evening_ids, *, confirmed_only=False, by_round=False):
             tally.marsen += marsen or 0
             if kind not in _PLAYED_KINDS:
                 tally.personal += points
+                if by_round and number:  # a round's penalty stands in its column
+                    personal_rounds[(evening_id, member_id, number)] += points
             else:  # a sit-out is a game; an imported total the games it stands for
                 tally.games += games if kind == Adjustment.Kind.TOTALS else 1
                 tally.played = True
@@ -360,6 +363,9 @@ def _tallies(evening_ids, *, confirmed_only=False, by_round=False):
             team_adjustments.append((evening_id, table_id, team, points))
     for (evening_id, member_id, number), points in sitout_rounds.items():
         tallies[evening_id][member_id].rounds[number] = points
+    for (evening_id, member_id, number), points in personal_rounds.items():
+        rounds = tallies[evening_id][member_id].rounds
+        rounds[number] = rounds.get(number, 0) + points
     if team_adjustments:
         tables = {table_id for _e, table_id, _t, _p in team_adjustments}
         players = defaultdict(list)
@@ -902,6 +908,10 @@ class PlayerStats:
     partners: list
     #: Hands the player's team ended by reneging (verzaken is not nat).
     verzaken: int = 0
+    #: The player's own verzaken penalties (a club that punishes the player):
+    #: how many, and their points (-100 each by default).
+    penalties: int = 0
+    penalty_points: int = 0
     #: Hands the player's team defended and took every trick (counted apart from marsen).
     tegenpit: int = 0
     #: The player's line in the season standings (None in a pairs competition or
@@ -985,11 +995,20 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
         nat_defending=totals.nat_defending,
         roem=totals.roem,
         verzaken=totals.verzaken,
+        **_penalties(member, ids),
         partners=_partners(member, ids),
         standing=standing,
         periods=periods,
         average_unit=competition.average_unit,
     )
+
+
+def _penalties(member, evening_ids):
+    """The player's own verzaken penalties over the evenings: count and points."""
+    sums = Adjustment.objects.filter(
+        evening_id__in=evening_ids, member=member, kind=Adjustment.Kind.VERZAKEN
+    ).aggregate(penalties=Count("pk"), penalty_points=Coalesce(Sum("points"), 0))
+    return sums
 
 
 def _partners(member, evening_ids):

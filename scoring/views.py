@@ -139,6 +139,7 @@ def _hand_form(state, prefill=None):
         names_b=state.names_b,
         ask_keeper=not game.scorer_team,
         declared=state.declares_roem,
+        ruleset=state.ruleset,
     )
 
 
@@ -336,7 +337,12 @@ def table_hand(request, token):
         return _closed(request, table)
     game = table.game
     declared = services.game_declares_roem(game)
-    form = HandForm(request.POST, ask_keeper=not game.scorer_team, declared=declared)
+    form = HandForm(
+        request.POST,
+        ask_keeper=not game.scorer_team,
+        declared=declared,
+        ruleset=services.game_ruleset(game),
+    )
     if not form.is_valid():
         state = selectors.entry_state(table=table)
         return _render_entry(request, state, hand_form=form, status=422)
@@ -495,7 +501,10 @@ def table_hands_json(request, token):
         errors = _errors_json([_("This evening is closed; ask the tournament director.")], "closed")
         return JsonResponse({"ok": False, "errors": errors}, status=403)  # no hands, no state
     form = QueuedHandForm(
-        payload, ask_keeper=not game.scorer_team, declared=services.game_declares_roem(game)
+        payload,
+        ask_keeper=not game.scorer_team,
+        declared=services.game_declares_roem(game),
+        ruleset=services.game_ruleset(game),
     )
     if not form.is_valid():
         return _refused(request, table, number, form.errors.get_json_data(), status=422)
@@ -568,7 +577,7 @@ def table_preview(request, token):
     """What a hand would bank, for the entry page's script: JSON, nothing saved."""
     table = _table(token)
     declared = services.game_declares_roem(table.game)
-    form = HandForm(request.GET, declared=declared)
+    form = HandForm(request.GET, declared=declared, ruleset=services.game_ruleset(table.game))
     for name in ("client_id", "version"):
         form.fields.pop(name)
     if not form.is_valid():

@@ -677,6 +677,7 @@ def pairs_draw(
             DrawError.TOO_FEW_PLAYERS,
             f"A round needs at least 2 pairs (4 players); {len(real)} present.",
             count=2 * len(real),
+            pairs=len(real),
         )
     if movement is not Movement.ROUND_ROBIN:
         return _movement_round(list(pairs), round_number, movement)

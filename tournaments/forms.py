@@ -71,6 +71,7 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
             "odd_players",
             "movement",
             "substitute_strikes_lowest",
+            "finished_may_substitute",
             "sitout_score",
             "sitout_mars",
             "left_over",

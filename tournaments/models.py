@@ -189,6 +189,16 @@ class Competition(models.Model):
             "count for the substitute."
         ),
     )
+    finished_may_substitute = models.BooleanField(
+        _("a player whose table has finished may substitute"),
+        default=False,
+        help_text=_(
+            "A player whose own table in the round has finished (its result confirmed) "
+            "may fill in as the substitute at a table of three in the same round. What "
+            "that game counts for follows the setting above. Off: a player with a seat "
+            "at a table in the round cannot be the substitute."
+        ),
+    )
     sitout_mars = models.BooleanField(
         _("a sit-out counts as a mars"),
         default=False,
@@ -427,8 +437,23 @@ class Competition(models.Model):
                     "there goes by turns over the season."
                 ),
                 self.describe_substitutes(),
+                *self.describe_finished_substitutes(),
             ]
-        return [_("Players left over sit out, by turns over the season.")]
+        return [
+            _("Players left over sit out, by turns over the season."),
+            *self.describe_finished_substitutes(),
+        ]
+
+    def describe_finished_substitutes(self):
+        """Whether a player whose table has finished may fill in, as a sentence (or none)."""
+        if not self.finished_may_substitute:
+            return []
+        return [
+            _(
+                "A player whose own table has finished the round (its result confirmed) "
+                "may fill in as the substitute at a table of three in that round."
+            )
+        ]
 
     def describe_substitutes(self):
         """What a substitute's (invaller's) game counts for, in one sentence."""

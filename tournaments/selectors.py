@@ -128,10 +128,13 @@ def _substitute_pool(evening):
 
 
 def substitute_candidates(*, round_: Round):
-    """The members of the pool not drawn at a table in the round: whom the
-    wedstrijdleider can choose as the substitute of a table of three (the service
-    refuses one who already substitutes at another table)."""
+    """The members of the pool not drawn at a table in the round, and where the
+    competition allows it those whose table of the round has finished (its result
+    confirmed): whom the wedstrijdleider can choose as the substitute of a table
+    of three (the service refuses one who already substitutes at another table)."""
     seated = Seat.objects.filter(round=round_, table__isnull=False, member__isnull=False)
+    if round_.evening.competition.finished_may_substitute:
+        seated = seated.exclude(table_id__in=signals.finished_tables(round_))
     return (
         _substitute_pool(round_.evening).exclude(pk__in=seated.values("member_id")).order_by("name")
     )
@@ -152,13 +155,15 @@ class DrawChoices:
     ``modes`` are the layouts for players left over that can be filled (empty when
     the count is a multiple of four: nothing is left over); ``preferred`` is the
     competition's own when it is offered; ``reason`` says in a sentence why a table
-    of three is not offered ("" when it is, or nobody is left over).
+    of three is not offered ("" when it is, or nobody is left over). ``needs_pairs``:
+    a pairs competition without pairs, which cannot draw until they are formed.
     """
 
     present: int
     modes: tuple[str, ...]
     preferred: str
     reason: str
+    needs_pairs: bool = False
 
 
 def draw_choices(*, evening) -> DrawChoices:
@@ -166,6 +171,8 @@ def draw_choices(*, evening) -> DrawChoices:
     competition = evening.competition
     present = evening.attendances.filter(status=Attendance.Status.PRESENT).count()
     sitout, substitute = Competition.OddPlayers.SITOUT, Competition.OddPlayers.SUBSTITUTE
+    if competition.kind == Competition.Kind.PAIRS and not competition.pairs.exists():
+        return DrawChoices(present, (), competition.odd_players, words.no_pairs_yet(), True)
     if present < 4 or not present % 4 or competition.kind == Competition.Kind.PAIRS:
         return DrawChoices(present, (), competition.odd_players, "")
     free = free_substitutes(evening=evening)

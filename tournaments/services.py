@@ -42,6 +42,7 @@ COMPETITION_FIELDS = (
     "odd_players",
     "movement",
     "substitute_strikes_lowest",
+    "finished_may_substitute",
     "sitout_score",
     "sitout_mars",
     "late_score",
@@ -360,6 +361,8 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
     )
     rng = random.Random(seed)
     chosen, odd_mode = odd_mode, odd_mode or competition.odd_players
+    if competition.kind == Competition.Kind.PAIRS and not competition.pairs.exists():
+        raise ValidationError(words.no_pairs_yet())
     try:
         if competition.kind == Competition.Kind.PAIRS:
             result = _pairs_round(competition, evening, present, number)
@@ -394,6 +397,11 @@ def round_draw(*, evening: Evening, by, seed=None, odd_mode=None) -> Round:
 
 
 def _draw_message(exc, present):
+    if getattr(exc, "code", "") == "too_few_players" and "pairs" in exc.params:
+        return _(
+            "At least 2 pairs with both players present are needed for a round; "
+            "%(count)s are present."
+        ) % {"count": exc.params["pairs"]}
     if getattr(exc, "code", "") == "too_few_players":
         return _("At least 4 present players are needed for a round; %(count)s are present.") % {
             "count": present
@@ -404,27 +412,37 @@ def _draw_message(exc, present):
 def _pairs_round(competition, evening, present, number):
     """A pair with a player missing keeps its place in the schedule as an empty slot.
 
-    The stay-and-move movements place the pairs of the evening once, when round 1
-    is drawn (both players present; a pair that checked in and left again before it
-    is a late pair if it comes back): by number, or with an odd
-    number by the sit-out rota of the evenings before (``draw.movement_positions``).
+    Every movement places the pairs of the evening once, when round 1 is drawn
+    (both players present; a pair that called in absent, or checked in and left
+    again before round 1, has no place: a pair that comes later is a late pair).
+    The round robin puts them in the circle by number, so six pairs of seven fill
+    three tables every round and only the absent pair sits out; the stay-and-move
+    movements by number, or with an odd number by the sit-out rota of the evenings
+    before (``draw.movement_positions``).
     Later rounds keep those places: a pair that checks in after round 1 changes no
-    other pair's movement. It takes the empty staying place of an odd movement when
-    there is one (the first late pair, ``draw.movement_join``); otherwise it has no
-    place this evening (the round page says so).
+    other pair's schedule. It takes the bye of an odd number of pairs when there
+    is one (the first late pair: the empty staying place of the movements,
+    ``draw.movement_join``, the circle's bye in the round robin); otherwise it has
+    no place this evening (the round page says so).
     """
     here = set(present)
     pairs = [(pair.first_id, pair.second_id) for pair in competition.pairs.order_by("number")]
     movement = draw.Movement(competition.movement)
-    if movement is not draw.Movement.ROUND_ROBIN:
-        if number == 1:  # the pairs here now: one that came and left again plays no part
-            came = here
-        else:  # the pairs of round 1, at a table or sitting out
-            came = set(
-                Seat.objects.filter(
-                    round__evening=evening, round__number=1, member__isnull=False
-                ).values_list("member_id", flat=True)
-            )
+    if number == 1:  # the pairs here now: one that came and left again plays no part
+        came = here
+    else:  # the pairs of round 1, at a table or sitting out
+        came = set(
+            Seat.objects.filter(
+                round__evening=evening, round__number=1, member__isnull=False
+            ).values_list("member_id", flat=True)
+        )
+    late = [pair for pair in pairs if not set(pair) <= came]
+    pairs = [pair for pair in pairs if set(pair) <= came]
+    joining = _late_pair(evening, late, here) if number > 1 else None
+    if movement is draw.Movement.ROUND_ROBIN:
+        if joining and len(pairs) % 2:  # the circle's bye is its last place
+            pairs.append(joining)
+    else:
         earlier = Counter(
             Seat.objects.filter(
                 round__evening__competition=competition,
@@ -432,14 +450,10 @@ def _pairs_round(competition, evening, present, number):
                 table__isnull=True,
             ).values_list("member_id", flat=True)
         )
-        late = [pair for pair in pairs if not set(pair) <= came]
         pairs = draw.movement_positions(
-            [pair for pair in pairs if set(pair) <= came],
-            sitouts={pair: earlier[pair[0]] for pair in pairs},
-            movement=movement,
+            pairs, sitouts={pair: earlier[pair[0]] for pair in pairs}, movement=movement
         )
-        if number > 1:
-            pairs = draw.movement_join(pairs, _late_pair(evening, late, here), movement=movement)
+        pairs = draw.movement_join(pairs, joining, movement=movement)
     slots = [pair if set(pair) <= here else None for pair in pairs]
     return draw.pairs_draw(slots, round_number=number, movement=movement)
 
@@ -570,8 +584,11 @@ def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
     """Name the member who plays the empty seat of a table of three (the invaller).
 
     The substitute is a member of the competition's club (a guest has a member
-    record too) who has no other seat at a table in that round. The choice is
-    logged with the rule that says what the substitute's game counts for.
+    record too) who has no other seat at a table in that round, or, where the
+    competition allows it (``finished_may_substitute``), whose own table in that
+    round has finished: its result is confirmed, so it can no longer change
+    under the player's feet. The choice is logged with the rule that says what
+    the substitute's game counts for.
     """
     evening = seat.round.evening
     competition = evening.competition
@@ -583,15 +600,7 @@ def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
         raise ValidationError(_("Only the empty seat of a table of three takes a substitute."))
     if member is None or member.club_id != competition.club_id:
         raise ValidationError(_("Choose the substitute from the club's members."))
-    busy = (
-        Seat.objects.filter(round_id=seat.round_id, table__isnull=False)
-        .filter(Q(member=member) | Q(substitute_member=member))
-        .exclude(pk=seat.pk)
-    )
-    if busy.exists():
-        raise ValidationError(
-            _("%(name)s already plays at a table in this round.") % {"name": member.name}
-        )
+    _check_free_to_substitute(seat, member, competition)
     seat.substitute_member = member
     seat.substitute = member.name
     _clean_save(seat)
@@ -607,6 +616,42 @@ def seat_substitute_set(*, seat: Seat, member: Member, by) -> Seat:
         },
     )
     return seat
+
+
+def _check_free_to_substitute(seat, member, competition):
+    """Refuse a member who substitutes at another table of the round, or who has a
+    seat at a table of it, unless the competition lets a player whose own table
+    has finished (its result confirmed) fill in and it has."""
+    busy = Seat.objects.filter(round_id=seat.round_id, table__isnull=False).exclude(pk=seat.pk)
+    elsewhere = busy.filter(substitute_member=member).select_related("table").first()
+    if elsewhere is not None:
+        raise ValidationError(
+            _("%(name)s already plays as the substitute at table %(table)s in this round.")
+            % {"name": member.name, "table": elsewhere.table.number}
+        )
+    own = busy.filter(member=member).select_related("table").first()
+    if own is None:
+        return
+    where = {"name": member.name, "table": own.table.number}
+    if not competition.finished_may_substitute:
+        raise ValidationError(
+            _(
+                "%(name)s already plays at table %(table)s in this round. This competition "
+                "does not let a player whose table has finished substitute (its settings "
+                "can allow it)."
+            )
+            % where
+        )
+    if own.table_id == seat.table_id:
+        raise ValidationError(_("%(name)s already plays at this table.") % where)
+    if own.table_id not in signals.finished_tables(seat.round):
+        raise ValidationError(
+            _(
+                "%(name)s plays at table %(table)s in this round, which has not finished: "
+                "a player may substitute once the result of their own table is confirmed."
+            )
+            % where
+        )
 
 
 @transaction.atomic

@@ -30,6 +30,8 @@ Questions (the service reads every receiver's answer with ``answers()``):
   (True or False.)
 - ``open_games_asked``: with ``evening=``: how many of its games are not
   confirmed? (A number.)
+- ``finished_tables_asked``: with ``round_=``: which of its tables have finished,
+  their result confirmed? (A set of table ids.)
 - ``results_asked``: with ``evenings=`` (a query): what results hang on them? (A
   dict of counts: ``games``, ``confirmed`` games, ``hands``, ``adjustments``.)
 """
@@ -44,9 +46,15 @@ evenings_deleting = Signal()
 
 play_asked = Signal()
 open_games_asked = Signal()
+finished_tables_asked = Signal()
 results_asked = Signal()
 
 
 def answers(signal, sender, **kwargs) -> list:
     """Every receiver's answer to a question signal (none while no receiver is connected)."""
     return [answer for _receiver, answer in signal.send(sender=sender, **kwargs)]
+
+
+def finished_tables(round_) -> set[int]:
+    """The ids of ``round_``'s tables whose result is confirmed (``finished_tables_asked``)."""
+    return set().union(*answers(finished_tables_asked, sender=type(round_), round_=round_))

@@ -383,7 +383,7 @@ def round_detail(request, club, pk):
     }
     if context["empty_seats"]:
         context["substitute_candidates"] = list(selectors.substitute_candidates(round_=round_))
-        context["no_free_substitute"] = no_free_substitute()
+        context["no_free_substitute"] = no_free_substitute(round_.evening.competition)
     return render(request, "tournaments/round_detail.html", context)
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "describe_settings",
     "describe_side_ranking",
     "no_free_substitute",
+    "no_pairs_yet",
     "table_of_three_refused",
 ]
 
@@ -295,11 +296,26 @@ def table_of_three_refused(plan, free):
     return f"{needed} {available} {then}"
 
 
-def no_free_substitute():
-    """Why the invaller list of a table of three is empty."""
-    return _(
+def no_free_substitute(competition=None):
+    """Why the invaller list of a table of three is empty (and, where a player whose
+    table has finished may fill in, when the list fills)."""
+    words = _(
         "No member of the club is free to fill in: every active member plays at a table "
         "in this round, called in absent or gone home. Add the substitute as a member of "
         "the club, or take back this draw and draw again with the players left over "
         "sitting out."
+    )
+    if competition is not None and competition.finished_may_substitute:
+        words += " " + _(
+            "Once a table of this round has finished (its result confirmed), its players "
+            "can fill in: open this page again then."
+        )
+    return words
+
+
+def no_pairs_yet():
+    """Why a pairs competition without pairs cannot draw a round."""
+    return _(
+        "This pairs competition has no pairs yet: form the pairs on the competition "
+        "page first, then draw the round."
     )

@@ -162,6 +162,7 @@ SCHEMA = {
         "absence_score": INT,
         "absence_unit": CHOICE,
         "substitute_strikes_lowest": BOOL,
+        "finished_may_substitute": BOOL,
         "sitout_mars": BOOL,
         "late_score": INT,
         "left_over": CHOICE,
@@ -825,6 +826,23 @@ def _club_settings(data):
     return values
 
 
+#: Fields added to :data:`SCHEMA` after version 2 was first written: an archive made
+#: before has no such field, and its row takes the model field's default (what a
+#: competition made then has after the migration). Every other field must be there.
+ADDED = {
+    "tournaments.competition": {
+        "finished_may_substitute",
+        "left_over",
+        "leaving_policy",
+        "leaving_score",
+        "best_periods",
+        "average_unit",
+    },
+    "tournaments.attendance": {"left_after"},
+    "scoring.adjustment": {"games"},
+}
+
+
 def _read_rows(label, rows, ids):
     model, fields = _model(label), SCHEMA[label]
     found, read = {}, []
@@ -838,6 +856,9 @@ def _read_rows(label, rows, ids):
                 raise _refused(label, number, str(key)[:80], _("a club archive has no such field."))
         values, links = {}, {}
         for name, kind in fields.items():
+            if name not in row and name in ADDED.get(label, ()):
+                values[name] = model._meta.get_field(name).get_default()
+                continue
             if name not in row:
                 raise _refused(label, number, name, _("the field is missing."))
             try:

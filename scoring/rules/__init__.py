@@ -45,11 +45,13 @@ forehand
     North deals hand 1, so in the roefel East leads and team B (zij) plays
     (:func:`roefel_of`, :func:`check_roefel`).
 verzaken
-    Reneging: a player did not follow the obligations of play. The hand ends
-    there: the other team banks 162 + all roem of the hand +
-    ``Ruleset.verzaken_bonus`` (100), the offenders 0 (``score_hand(...,
-    verzaakt=team)``, ``Outcome.VERZAKEN``). It counts in the game total like any
-    hand; it is not nat and not pit.
+    Reneging: a player did not follow the obligations of play. By default
+    (``VerzakenRule.ALL_ROEM``) the hand ends there: the other team banks 162 +
+    all roem of the hand + ``Ruleset.verzaken_bonus`` (100), the offenders 0
+    (``score_hand(..., verzaakt=team)``, ``Outcome.VERZAKEN``). It counts in the
+    game total like any hand; it is not nat and not pit. ``NO_ROEM`` gives 162 +
+    the bonus without roem; ``PERSONAL`` scores the hand as played and the player
+    who reneged loses the bonus personally; ``NONE`` does not punish it.
 
 The 162 invariant
     The 32 cards hold 152 card points and the last trick adds 10: every hand is
@@ -136,6 +138,7 @@ from .rulesets import (
     RoemRule,
     Ruleset,
     TieRule,
+    VerzakenRule,
     get_ruleset,
     ruleset_from,
 )
@@ -194,6 +197,7 @@ __all__ = [
     "Suit",
     "Team",
     "TieRule",
+    "VerzakenRule",
     "Trick",
     "TrickScore",
     "card_points",

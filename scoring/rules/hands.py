@@ -11,10 +11,13 @@ that row and returns a :class:`HandResult`:
   roem as ``ruleset.nat_roem`` says (+ the pit bonus if they took every trick).
   The defenders can never be nat;
 * **verzaken** -- a team reneged (``verzaakt``, either the playing team or the
-  defenders): the hand ends there; the other team banks 162 + all roem of the
-  hand (both teams' columns) + ``ruleset.verzaken_bonus``, the offenders 0. Its
-  card points are stored as 162 for the other team and 0 for the offenders, so
-  the 162 invariant holds; it has no pit and is not nat.
+  defenders). As ``ruleset.verzaken_rule`` says: the hand ends there and the
+  other team banks 162 + all roem of the hand (both teams' columns) +
+  ``ruleset.verzaken_bonus`` (``ALL_ROEM``), or 162 + the bonus and no roem
+  (``NO_ROEM``), the offenders 0; its card points are stored as 162 for the
+  other team and 0 for the offenders, so the 162 invariant holds; it has no pit
+  and is not nat. Under ``PERSONAL`` (the offender pays the bonus personally,
+  outside the hand) and ``NONE`` the hand is scored as played.
 
 Rows no deal can produce raise :class:`InvalidHand`, which names the field, gives
 a stable ``code`` and the ``params`` of its English message, for the site to
@@ -41,7 +44,7 @@ from .roem import (
     count_declarations,
     in_trick_bounds,
 )
-from .rulesets import Choice, NatBasis, NatRoem, RoemRule, Ruleset, get_ruleset
+from .rulesets import Choice, NatBasis, NatRoem, RoemRule, Ruleset, VerzakenRule, get_ruleset
 from .teams import _TEAM_PARSE, PerTeam, Team, forehand_of, parse_team
 
 __all__ = [
@@ -602,7 +605,9 @@ def score_hand(
         team's column (all of it goes to the other team), and there is no pit.
         Under declared roem each team's declarations are counted as in a hand
         played out (only the single highest run's team scores its runs, stuk
-        always), and all that counts goes to the other team.
+        always), and all that counts goes to the other team (none of it under
+        ``VerzakenRule.NO_ROEM``). Under ``PERSONAL`` and ``NONE`` the hand does not
+        end: it is scored from ``points`` and ``roem`` as played.
 
     Raises :class:`InvalidHand` for an entry no deal can produce. The checks are
     exact for card points (any split but 1-161 can happen) and use the bounds of
@@ -620,7 +625,9 @@ def score_hand(
     except (KeyError, TypeError):
         team = _team(playing, "playing")
     if verzaakt is not None:
-        return _score_verzaken(ruleset, team, points, roem, pit, verzaakt)
+        if ruleset.verzaken_rule.ends_hand:
+            return _score_verzaken(ruleset, team, points, roem, pit, verzaakt)
+        _team(verzaakt, "verzaakt")  # the hand counts as played; the team must be known
 
     # Card points: the fast path for a pair of plain ints, the checks otherwise.
     if (type(points) is tuple or type(points) is PerTeam) and len(points) == 2:
@@ -773,7 +780,9 @@ def _score_verzaken(
                     f"one hand holds at most {bounds.max} roem",
                 )
             raise _impossible(str(other), ra + rb, _SUM_REASON)
-    banked = HAND_TOTAL + ra + rb + ruleset.verzaken_bonus
+    banked = HAND_TOTAL + ruleset.verzaken_bonus
+    if ruleset.verzaken_rule is VerzakenRule.ALL_ROEM:
+        banked += ra + rb
     scores = (0, banked) if offender is _A else (banked, 0)
     return _new(
         HandResult,
@@ -862,7 +871,8 @@ def banked_roem(
 
     A made hand: each team its own. Nat: as ``ruleset.nat_roem`` says (all to the
     defenders, each keeps its own, or the nat team's is lost). Verzaken (``verzaakt``
-    names the team that reneged): all roem of the hand to the other team.
+    names the team that reneged, the rule set's verzaken ends the hand): all roem of
+    the hand to the other team, or none under ``VerzakenRule.NO_ROEM``.
 
     >>> banked_roem(get_ruleset("rotterdam"), playing="A", nat=True, roem=(20, 50))
     PerTeam(a=0, b=70)
@@ -870,7 +880,9 @@ def banked_roem(
     PerTeam(a=70, b=0)
     """
     ra, rb = roem
-    if verzaakt:
+    if verzaakt and ruleset.verzaken_rule.ends_hand:
+        if ruleset.verzaken_rule is VerzakenRule.NO_ROEM:
+            return PerTeam(0, 0)
         return PerTeam(0, ra + rb) if parse_team(verzaakt) is Team.A else PerTeam(ra + rb, 0)
     if not nat:
         return PerTeam(ra, rb)

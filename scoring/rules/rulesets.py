@@ -49,6 +49,7 @@ __all__ = [
     "RoemRule",
     "Ruleset",
     "TieRule",
+    "VerzakenRule",
     "get_ruleset",
     "ruleset_from",
 ]
@@ -95,6 +96,27 @@ class NatRoem(Choice):
     KEPT_BY_EACH = "kept_by_each"
     #: The nat team's roem is lost; the defenders bank only their own.
     NAT_TEAM_LOSES = "nat_team_loses"
+
+
+class VerzakenRule(Choice):
+    """What a renege (verzaken) costs, as the club plays it."""
+
+    #: The hand ends: the other team banks 162 + all roem of the hand (both teams')
+    #: + ``verzaken_bonus``, the offenders 0.
+    ALL_ROEM = "all_roem"
+    #: The hand ends: the other team banks 162 + ``verzaken_bonus`` and no roem at
+    #: all, the offenders 0.
+    NO_ROEM = "no_roem"
+    #: The hand counts as played (card points and roem as the tricks fell, made or
+    #: nat as usual); the player who reneged gets ``-verzaken_bonus`` personally.
+    PERSONAL = "personal"
+    #: Not punished: the hand counts as played.
+    NONE = "none"
+
+    @property
+    def ends_hand(self) -> bool:
+        """Whether the renege ends the hand with 162 for the other team."""
+        return self in (VerzakenRule.ALL_ROEM, VerzakenRule.NO_ROEM)
 
 
 class GameEnd(Choice):
@@ -167,6 +189,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "all_pass_chooser": Chooser,
     "play_rule": PlayRule,
     "roem_rule": RoemRule,
+    "verzaken_rule": VerzakenRule,
 }
 
 
@@ -188,8 +211,11 @@ class Ruleset:
     nat_roem: NatRoem = NatRoem.TO_DEFENDERS
     #: Bonus for the team that takes all eight tricks (pit / mars).
     pit_bonus: int = 100
-    #: Penalty bonus for the other team when a team verzaakt (reneges): it banks
-    #: 162 + all roem of the hand + this; the offenders bank 0.
+    #: What a renege costs: the hand ends for the other team (with all roem, or none),
+    #: the offender pays personally, or nothing.
+    verzaken_rule: VerzakenRule = VerzakenRule.ALL_ROEM
+    #: The verzaken penalty: the other team's bonus on top of 162 (``ALL_ROEM``,
+    #: ``NO_ROEM``), or what the offender loses personally (``PERSONAL``).
     verzaken_bonus: int = 100
     #: A game ends after a number of hands, or at a target score.
     game_end: GameEnd = GameEnd.HANDS
@@ -201,8 +227,11 @@ class Ruleset:
     on_tie: TieRule = TieRule.EXTRA_HANDS
     #: Hand 1 of a game is the roefel: clubs are trumps and the forehand's team plays.
     roefel: bool = False
-    #: Who must name trump when all four pass.
+    #: Who must name trump when all four pass (or, without passing, always).
     all_pass_chooser: Chooser = Chooser.FOREHAND
+    #: Forced play: nobody passes; the ``all_pass_chooser`` (the forehand) always
+    #: names trump and its team plays.
+    forced_play: bool = False
     #: The obligations of a player void in the led suit.
     play_rule: PlayRule = PlayRule.ROTTERDAM
     #: Roem found in tricks, or declared from the hand.
@@ -225,7 +254,7 @@ class Ruleset:
         _check_int(self, "verzaken_bonus", minimum=0)
         _check_int(self, "hands_per_game", minimum=1)
         _check_int(self, "target_score", minimum=0)
-        for field in ("roefel", "low_fours"):
+        for field in ("roefel", "low_fours", "forced_play"):
             if type(getattr(self, field)) is not bool:
                 raise InvalidRuleset(
                     f"rule set field {field!r} must be true or false, not {getattr(self, field)!r}",

@@ -224,7 +224,7 @@ def column_bonus(ruleset: Ruleset, team: Team | str, *, pit: object, verzaakt: o
     if _team(pit) is team:
         return ruleset.pit_bonus
     offender = _team(verzaakt)
-    if offender is not None and offender is not team:
+    if offender is not None and offender is not team and ruleset.verzaken_rule.ends_hand:
         return ruleset.verzaken_bonus
     return 0
 

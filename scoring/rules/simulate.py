@@ -108,10 +108,15 @@ def _suit_value(hand: list[int], suit: int) -> tuple[int, int]:
 
 
 def _choose_trump(
-    hands: list[list[int]], forehand: int, dealer: int, chooser_rule: Chooser
+    hands: list[list[int]],
+    forehand: int,
+    dealer: int,
+    chooser_rule: Chooser,
+    forced_play: bool = False,
 ) -> tuple[int, int, bool]:
-    """(trump suit, seat that named it, forced) by the heuristic in the module doc."""
-    for i in range(4):
+    """(trump suit, seat that named it, forced) by the heuristic in the module doc;
+    under ``forced_play`` nobody passes: the chooser always names trump."""
+    for i in range(0 if forced_play else 4):
         seat = (forehand + i) % 4
         best_suit, best_value = -1, 0
         for suit in range(4):
@@ -159,7 +164,9 @@ def simulate_deal(
     if roefel:
         trump, chooser, forced = int(Suit.CLUBS), forehand, False
     else:
-        trump, chooser, forced = _choose_trump(hands, forehand, dealer, ruleset.all_pass_chooser)
+        trump, chooser, forced = _choose_trump(
+            hands, forehand, dealer, ruleset.all_pass_chooser, ruleset.forced_play
+        )
     playing = _TEAM_OF_SEAT[chooser]
 
     amsterdam = ruleset.play_rule is _AMSTERDAM

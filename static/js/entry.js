@@ -44,9 +44,12 @@
 
   // Verzaakt: the hand ended, its card points follow (162 for the other team, 0 for
   // the team that reneged) and there is no pit; those inputs are emptied and locked.
+  // Where the hand counts as played (the player pays personally, or no penalty:
+  // data-verzaken-played) the card points stay to be entered.
   function syncVerzaakt(form) {
     var chosen = form.querySelector("[name=verzaakt]:checked");
-    var on = !!(chosen && chosen.value);
+    var played = !!form.querySelector("[data-verzaken-played]");
+    var on = !!(chosen && chosen.value) && !played;
     form.querySelectorAll("[name=points_a], [name=points_b], [name=pit]").forEach(function (input) {
       if (on && input.type !== "radio") { input.value = ""; input.dataset.derived = ""; }
       if (on && input.type === "radio") input.checked = input.value === "";
@@ -308,13 +311,14 @@
       var hand = {
         keeper: data.get("keeper") || store.keeper || "", playing: data.get("playing") || "",
         pit: data.get("pit") || "", trump: data.get("trump") || "", verzaakt: data.get("verzaakt") || "",
+        offender: data.get("offender") || "",
         points_a: number("points_a"), points_b: number("points_b"),
         roem_a: number("roem_a") || 0, roem_b: number("roem_b") || 0,
         declared_a: (data.get("declared_a") || "").trim(), declared_b: (data.get("declared_b") || "").trim(),
       };
       if (keeperAsked() && !data.get("keeper")) problems.push(["keeper", gettext("Choose the team that keeps score.")]);
       if (!hand.playing) problems.push(["playing", gettext("Choose the team that played (wij or zij).")]);
-      if (hand.points_a === null && hand.points_b === null && hand.verzaakt) {
+      if (hand.points_a === null && hand.points_b === null && hand.verzaakt && !form.querySelector("[data-verzaken-played]")) {
         hand.points_a = hand.verzaakt === "A" ? 0 : TOTAL;
         hand.points_b = TOTAL - hand.points_a;
       }
@@ -585,6 +589,7 @@
       ["keeper", "playing", "points_a", "points_b", "roem_a", "roem_b", "pit", "trump", "verzaakt", "number"].forEach(function (name) {
         data[name] = hand[name];
       });
+      if (hand.offender) data.offender = hand.offender;
       if (hand.declared_a || hand.declared_b) { data.declared_a = hand.declared_a; data.declared_b = hand.declared_b; }
       if (hand.replace) { data.replace = true; data.version = hand.version; }
       data.client_id = hand.id;

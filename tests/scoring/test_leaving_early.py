@@ -231,9 +231,9 @@ def test_leaving_refuses_a_round_with_a_place_and_another_clubs_director(
     seat(monkeypatch, players, [(["ABCD", "EFGH"], ""), (["ABCD", "EFGH"], "")])
     play_round(evening, director, [100, 150])
     play_round(evening, director, [90, 120])
-    with pytest.raises(ValidationError, match="has a place in round 2"):
+    with pytest.raises(ValidationError, match="heeft een plaats in ronde 2"):
         services.attendance_leave(evening=evening, member=players["B"], after_round=1, by=director)
-    with pytest.raises(ValidationError, match="after round 0 to 1"):
+    with pytest.raises(ValidationError, match="na ronde 0 tot en met 1"):
         services.attendance_leave(evening=evening, member=players["B"], after_round=2, by=director)
     with pytest.raises(PermissionDenied):
         services.attendance_leave(

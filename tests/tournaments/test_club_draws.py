@@ -426,7 +426,7 @@ def test_a_late_pair_in_an_even_movement_has_no_place_and_the_movement_runs_on(
 def test_a_late_pair_in_the_round_robin_plays_its_own_place(club, logged_in, director, settings):
     """Four pairs, pair 4 late. The circle method with pairs 1-4: round 1 meets
     1-4 and 2-3, round 2 1-3 and 4-2. Without pair 4 in round 1, pair 1 has the bye;
-    in round 2 pair 4 plays its own place (against 2), 1 against 3 as scheduled."""
+    in round 2 pair 4 takes the bye's place (against 2), 1 against 3 as scheduled."""
     competition, pairs = pairs_competition(
         logged_in, club, director, 4, movement="round_robin", rounds_per_evening=2
     )
@@ -443,4 +443,76 @@ def test_a_late_pair_in_the_round_robin_plays_its_own_place(club, logged_in, dir
     }
     with in_english(settings):
         (words,) = late_words(logged_in, round_2)
-        assert "plays its own place in the round robin" in words
+        assert "takes the place of the bye in the round robin" in words
+
+
+def test_round_robin_of_seven_pairs_with_one_called_in_fills_three_tables_every_round(
+    club, logged_in, director
+):
+    """Seven pairs, pair 4 called in absent: the six here are the circle (1, 2, 3, 5,
+    6, 7), pair 1 staying, so every round has 3 tables, nobody here sits out (no
+    sit-out score), and in 5 rounds each pair meets each of the other five once.
+    By hand, the circle method on positions 1-6 = pairs 1, 2, 3, 5, 6, 7 (the others
+    turn one place a round; home and away alternate):
+
+        round 1: 1-7, 2-6, 3-5      round 4: 1-3, 5-2, 6-7
+        round 2: 1-6, 7-5, 2-3      round 5: 1-2, 3-7, 5-6
+        round 3: 1-5, 6-3, 7-2
+    """
+    competition, pairs = pairs_competition(
+        logged_in, club, director, 7, movement="round_robin", rounds_per_evening=5
+    )
+    everyone = [m for pair in pairs for m in (pair.first, pair.second)]
+    evening = evening_of(competition, director, 0, everyone)
+    for member in (pairs[3].first, pairs[3].second):
+        services.attendance_set(evening=evening, member=member, status="excused", by=director)
+    met = []
+    for _number in range(5):
+        round_ = services.round_draw(evening=evening, by=director)
+        tables = table_pairs(round_)
+        assert len(tables) == 3
+        assert not round_.seats.filter(table__isnull=True).exists()  # nobody sits out
+        met.append({frozenset(t) for t in tables.values()})
+    assert met == [
+        {frozenset(m) for m in meetings}
+        for meetings in (
+            [(1, 7), (2, 6), (3, 5)],
+            [(1, 6), (7, 5), (2, 3)],
+            [(1, 5), (6, 3), (7, 2)],
+            [(1, 3), (5, 2), (6, 7)],
+            [(1, 2), (3, 7), (5, 6)],
+        )
+    ]
+    meetings = Counter(m for round_meetings in met for m in round_meetings)
+    here = [1, 2, 3, 5, 6, 7]
+    assert meetings == Counter(frozenset((a, b)) for a in here for b in here if a < b)
+    assert not Seat.objects.filter(member__in=[pairs[3].first, pairs[3].second]).exists()
+    assert not Adjustment.objects.filter(evening=evening, kind="sitout").exists()
+
+
+def test_a_late_pair_in_a_round_robin_of_even_pairs_has_no_place(
+    club, logged_in, director, settings
+):
+    """Pairs 1, 3, 4, 5 in round 1 (pair 2 late): four pairs, no bye, so pair 2 has no
+    place and the four play their circle: round 1 1-5, 3-4; round 2 1-4, 5-3."""
+    competition, pairs = pairs_competition(
+        logged_in, club, director, 5, movement="round_robin", rounds_per_evening=2
+    )
+    first = [m for pair in pairs if pair.number != 2 for m in (pair.first, pair.second)]
+    evening = evening_of(competition, director, 0, first)
+    round_1 = services.round_draw(evening=evening, by=director)
+    assert {frozenset(t) for t in table_pairs(round_1).values()} == {
+        frozenset((1, 5)),
+        frozenset((3, 4)),
+    }
+    for member in (pairs[1].first, pairs[1].second):
+        services.attendance_set(evening=evening, member=member, status="present", by=director)
+    round_2 = services.round_draw(evening=evening, by=director)
+    assert {frozenset(t) for t in table_pairs(round_2).values()} == {
+        frozenset((1, 4)),
+        frozenset((5, 3)),
+    }
+    assert not round_2.seats.filter(member__in=[pairs[1].first, pairs[1].second]).exists()
+    with in_english(settings):
+        (words,) = late_words(logged_in, round_2)
+    assert "the round robin was fixed when round 1 was drawn" in words

@@ -32,6 +32,7 @@ CHANGED = {
     "nat_basis": "card_points",
     "nat_roem": "kept_by_each",
     "pit_bonus": 50,
+    "verzaken_rule": "personal",
     "verzaken_bonus": 200,
     "game_end": "target",
     "hands_per_game": 12,
@@ -39,6 +40,7 @@ CHANGED = {
     "on_tie": "draw",
     "roefel": True,
     "all_pass_chooser": "dealer",
+    "forced_play": True,
     "low_fours": True,
 }
 
@@ -336,6 +338,36 @@ def test_the_form_and_the_competition_page_state_the_rules_in_dutch(logged_in, c
                 "Rule set: Rotterdam (club standard), changed: four 7s, 8s or 9s: 100 roem.",
                 "Four 7s, 8s or 9s in one trick are 100 roem too.",
             ],
+        ),
+        (
+            "rotterdam",
+            {"forced_play": True},
+            "en",
+            [
+                "Rule set: Rotterdam (club standard), changed: forced play: nobody passes.",
+                "Nobody passes: the forehand always chooses trump.",
+            ],
+        ),
+        (
+            "rotterdam",
+            {"verzaken_rule": "no_roem"},
+            "en",
+            ["Verzaken: the other team gets 162 and 100, no roem; the team that verzaakt gets 0."],
+        ),
+        (
+            "rotterdam",
+            {"verzaken_rule": "personal"},
+            "en",
+            [
+                "Verzaken: the hand counts as played; the player who verzaakt gets -100 "
+                "personally, the partner keeps the points.",
+            ],
+        ),
+        (
+            "rotterdam",
+            {"verzaken_rule": "none"},
+            "en",
+            ["Verzaken is not punished: the hand counts as played."],
         ),
         (
             "match-1500",

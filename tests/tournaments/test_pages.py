@@ -470,3 +470,25 @@ def test_pairs_and_periods_are_managed_on_the_competition_page(logged_in, club):
     assert list(season.periods.values_list("name", flat=True)) == ["Najaar"]
     page = logged_in.get(season.get_absolute_url()).text
     assert "Najaar" in page and a.name in page
+
+
+def test_pairs_competition_without_pairs_says_to_form_them_and_links_there(logged_in, club):
+    season = factories.competition(club, kind="pairs")
+    evening = factories.evening(season, present=factories.members(club, 16))
+    pairs_link = f'href="{season.get_absolute_url()}#pairs"'
+    with translation.override("en"):
+        page = logged_in.get(evening.get_absolute_url())
+        assert "has no pairs yet" in page.text
+        assert pairs_link in page.text
+        assert url("round-draw", club, pk=evening.pk) not in page.text  # no draw button
+        # A draw posted anyway is refused with the same words, not "16 present".
+        response = logged_in.post(url("round-draw", club, pk=evening.pk), follow=True)
+        said = [str(m) for m in response.context["messages"]]
+    assert said == [
+        "This pairs competition has no pairs yet: form the pairs on the competition "
+        "page first, then draw the round."
+    ]
+    assert pairs_link in response.text
+    assert not Round.objects.exists()
+    competition_page = logged_in.get(season.get_absolute_url())
+    assert 'id="pairs"' in competition_page.text

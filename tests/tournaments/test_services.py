@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import translation
 
 from scoring.models import Adjustment, Game
 from tests import factories
@@ -256,3 +257,31 @@ def test_closing_an_evening_with_unconfirmed_games_is_refused(season, director):
         services.evening_set_status(evening=evening, status="finished", by=director)
     evening.refresh_from_db()
     assert evening.status == "in_play"
+
+
+def test_pairs_competition_without_pairs_is_refused_with_the_reason(club, director):
+    season = factories.competition(club, kind=Competition.Kind.PAIRS)
+    evening = factories.evening(season, present=factories.members(club, 16))
+    with translation.override("en"), pytest.raises(ValidationError) as info:
+        services.round_draw(evening=evening, by=director)
+    assert info.value.messages == [
+        "This pairs competition has no pairs yet: form the pairs on the competition "
+        "page first, then draw the round."
+    ]
+    assert not Round.objects.exists()
+
+
+def test_pairs_competition_with_one_pair_here_counts_pairs_not_players(club, director):
+    from tournaments.models import Pair
+
+    season = factories.competition(club, kind=Competition.Kind.PAIRS)
+    players = factories.members(club, 4)
+    Pair.objects.create(competition=season, number=1, first=players[0], second=players[1])
+    Pair.objects.create(competition=season, number=2, first=players[2], second=players[3])
+    # Three players here, but only pair 1 has both: one pair, not "3 present".
+    evening = factories.evening(season, present=players[:3])
+    with translation.override("en"), pytest.raises(ValidationError) as info:
+        services.round_draw(evening=evening, by=director)
+    assert info.value.messages == [
+        "At least 2 pairs with both players present are needed for a round; 1 are present."
+    ]

@@ -149,6 +149,34 @@ def test_importing_next_to_the_original_gives_fresh_table_links(played):
     assert Club.objects.filter(pk=club.pk).exists()
 
 
+def test_an_archive_made_before_the_newer_settings_imports_with_their_defaults(played):
+    """An archive written before the fields of :data:`archive.ADDED` existed (same
+    version) still imports: those fields take the model's default, and the
+    standings are the same. Any other missing field is still refused."""
+    club, _admin, _players, season = played
+    data = json.loads(archive.club_archive_json(club))
+    removed = set()
+    for label, names in archive.ADDED.items():
+        for row in data["rows"].get(label, []):
+            removed |= {(label, name) for name in names if name in row}
+            for name in names:
+                row.pop(name, None)
+    assert ("tournaments.competition", "leaving_policy") in removed
+    new = archive.club_archive_import(
+        data=json.dumps(data).encode(), by=factories.user(is_superuser=True), slug="oud"
+    )
+    copy = Competition.objects.get(club=new)
+    assert _lines(copy) == _lines(season)
+    assert (copy.leaving_policy, copy.average_unit, copy.best_periods) == ("keep", "game", None)
+    assert copy.finished_may_substitute is False
+
+    data["rows"]["tournaments.competition"][0].pop("best_of")
+    with pytest.raises(ValidationError, match="the field is missing"):
+        archive.club_archive_import(
+            data=json.dumps(data).encode(), by=factories.user(is_superuser=True), slug="oud2"
+        )
+
+
 @pytest.mark.parametrize(
     "data",
     [

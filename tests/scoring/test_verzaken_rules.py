@@ -1,0 +1,288 @@
+"""Verzaken as the club plays it (``Ruleset.verzaken_rule``), forced play, and the
+core's reason for roem the card points cannot hold: each played as a small boompje
+of two hands and compared with sums worked out by hand."""
+
+from types import SimpleNamespace
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from django.utils import translation
+
+from scoring import services, standings
+from scoring.messages import MESSAGES, ROEM_NEEDS_POINTS
+from scoring.models import Adjustment, Hand
+from scoring.rules import Chooser, get_ruleset, simulate_deal
+from scoring.services import HandInput
+from tests import factories
+from tests.htmltables import read_tables
+from tests.scoring.test_table_entry import entry_url, hand_data
+from tournaments import services as tournament_services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def director(club):
+    return factories.role(club, "director")
+
+
+def boompje(club, director, **overrides):
+    """One table of a two-hand game under Rotterdam with ``overrides``."""
+    season = factories.competition(
+        club, ruleset_overrides={"hands_per_game": 2, **overrides}, rounds_per_evening=1
+    )
+    members = factories.members(club, 4)
+    evening = factories.evening(season, present=members)
+    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
+    table = round_.tables.select_related("game").get()
+    seats = {s.position: s.member for s in table.seats.all()}
+    return SimpleNamespace(
+        table=table, game=table.game, seats=seats, evening=evening, season=season
+    )
+
+
+def play_two_hands(game, second):
+    """Hand 1: wij play and make it, 100-62, wij 20 roem (banks 120 | 62). Hand 2: ``second``."""
+    services.hand_record(
+        game=game, data=HandInput(playing="A", points_a=100, points_b=62, roem_a=20)
+    )
+    services.hand_record(game=game, data=second)
+    game.refresh_from_db()
+    return game
+
+
+# --- Each rule, a boompje ------------------------------------------------------------------
+
+
+def test_all_roem_gives_the_other_team_162_all_roem_and_100(club, director):
+    table = boompje(club, director)
+    # Hand 2: zij verzaken with 20 roem of wij and 50 of zij in the tricks so far:
+    # wij bank 162 + 20 + 50 + 100 = 332, zij 0. Totals: wij 120 + 332 = 452, zij 62.
+    game = play_two_hands(
+        table.game,
+        HandInput(playing="B", points_a=162, points_b=0, roem_a=20, roem_b=50, verzaakt="B"),
+    )
+    assert (game.total_a, game.total_b, game.verzaken_b) == (452, 62, 1)
+    assert not Adjustment.objects.exists()
+
+
+def test_no_roem_gives_the_other_team_162_and_100_only(club, director):
+    table = boompje(club, director, verzaken_rule="no_roem")
+    # Hand 2 as above: wij bank 162 + 100 = 262 (no roem at all), zij 0.
+    # Totals: wij 120 + 262 = 382, zij 62; wij's banked roem is hand 1's 20 only.
+    game = play_two_hands(
+        table.game,
+        HandInput(playing="B", points_a=162, points_b=0, roem_a=20, roem_b=50, verzaakt="B"),
+    )
+    assert (game.total_a, game.total_b, game.verzaken_b) == (382, 62, 1)
+    assert (game.roem_a, game.roem_b) == (20, 0)
+
+
+def test_no_penalty_scores_the_hand_as_played(club, director):
+    table = boompje(club, director, verzaken_rule="none")
+    # Hand 2: zij play, 90-72 for zij, zij 20 roem; a renege is not punished:
+    # zij 90 + 20 = 110 > 72, made; wij bank 72, zij 110. Totals: wij 192, zij 172.
+    game = play_two_hands(
+        table.game, HandInput(playing="B", points_a=72, points_b=90, roem_b=20, verzaakt="B")
+    )
+    assert (game.total_a, game.total_b, game.verzaken_b) == (192, 172, 0)
+    assert Hand.objects.get(game=game, number=2).verzaakt == ""
+    assert not Adjustment.objects.exists()
+
+
+def test_personal_penalty_goes_to_the_offender_and_the_round_adds_up(club, director, client):
+    table = boompje(club, director, verzaken_rule="personal")
+    east, west = table.seats["E"], table.seats["W"]
+    # Hand 2 as played: zij play 90-72, zij 20 roem, made (110 > 72): wij 72, zij 110;
+    # East reneged: East gets -100 personally, West keeps the points.
+    game = play_two_hands(
+        table.game,
+        HandInput(playing="B", points_a=72, points_b=90, roem_b=20, verzaakt="B", offender="E"),
+    )
+    assert (game.total_a, game.total_b) == (120 + 72, 62 + 110)  # 192 | 172
+    penalty = Adjustment.objects.get()
+    assert (penalty.member, penalty.points, penalty.kind) == (east, -100, "verzaken")
+    assert penalty.round == table.table.round
+    services.game_confirm(game=game, name="Tegenpartij")
+
+    result = standings.evening_result(evening=table.evening)
+    points = {line.key: line.points for line in result.lines}
+    # East: 172 - 100 = 72; West 172; North and South 192.
+    assert points[east.pk] == 72 and points[west.pk] == 172
+    assert result.rounds[east.pk] == {1: 72}  # the round column is the total
+    assert result.rounds[west.pk] == {1: 172}
+
+    page = client.get(
+        reverse("results:evening", kwargs={"club": club.slug, "pk": table.evening.pk}),
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    sheet = read_tables(page.content.decode())[0]
+    texts = [text for text, _title in sheet.headers]
+    rows = {cells[texts.index("Player")]: cells for _classes, cells in sheet.rows}
+    east_row = next(cells for name, cells in rows.items() if east.name in name)
+    # Round 1 is East's whole evening: 172 - 100 = 72, as the total.
+    assert east_row[texts.index("Round 1")] == "72" == east_row[texts.index("Points")]
+
+    stats = standings.player_stats(member=east, competition=table.season)
+    assert (stats.points, stats.penalties, stats.penalty_points) == (72, 1, -100)
+    page = client.get(
+        reverse("results:player", kwargs={"club": club.slug, "pk": east.pk}),
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert "Verzaakt, penalty to the player" in page.content.decode()
+
+
+def test_personal_penalty_needs_a_player_of_the_team_that_verzaakt(club, director):
+    table = boompje(club, director, verzaken_rule="personal")
+    with pytest.raises(ValidationError) as info:
+        services.hand_record(
+            game=table.game,
+            data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="N"),
+        )
+    assert "offender" in info.value.message_dict
+    assert not Hand.objects.exists() and not Adjustment.objects.exists()
+
+
+def test_phone_entry_records_the_personal_penalty(club, director, client):
+    table = boompje(club, director, verzaken_rule="personal")
+    page = client.get(entry_url(table.table), HTTP_ACCEPT_LANGUAGE="en")
+    body = page.content.decode()
+    assert "Who reneged" in body and "data-verzaken-played" in body
+    assert "gets -100 personally" in body
+    data = hand_data(playing="B", points_a="72", roem_b="20", verzaakt="B", offender="W")
+    response = client.post(entry_url(table.table, "table-hand"), data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code in (200, 302), response.content.decode()[:2000]
+    hand = Hand.objects.get(game=table.game)
+    assert (hand.score_a, hand.score_b, hand.verzaakt) == (72, 110, "")
+    assert Adjustment.objects.get().member == table.seats["W"]
+
+
+def test_the_grid_help_follows_the_rule(club, director):
+    from scoring.forms import verzaakt_help
+
+    ruleset = get_ruleset().replace(verzaken_rule="no_roem")
+    assert "162 + the penalty and no roem" in verzaakt_help(False, ruleset)
+    assert "as played" in verzaakt_help(False, get_ruleset().replace(verzaken_rule="none"))
+
+
+# --- Forced play ---------------------------------------------------------------------------
+
+
+def test_forced_play_lets_the_forehand_always_choose_trump():
+    ruleset = get_ruleset().replace(forced_play=True)
+    for seed in range(40):
+        deal = simulate_deal(ruleset, seed=seed, dealer=seed % 4)
+        assert deal.forced and int(deal.chooser) == (seed % 4 + 1) % 4
+    dealer_chooses = ruleset.replace(all_pass_chooser=Chooser.DEALER)
+    assert all(int(simulate_deal(dealer_chooses, seed=s, dealer=2).chooser) == 2 for s in range(10))
+    # With passing (the default) some of the same deals are named by another seat.
+    assert any(not simulate_deal(get_ruleset(), seed=s).forced for s in range(40))
+
+
+# --- The core's reason for roem --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_roem_the_card_points_cannot_hold_says_why(club, director, language):
+    table = boompje(club, director)
+    # 100 roem needs tricks worth at least 12 card points (the core's bound); wij have 10.
+    with translation.override(language), pytest.raises(ValidationError) as info:
+        services.hand_record(
+            game=table.game, data=HandInput(playing="B", points_a=10, points_b=152, roem_a=100)
+        )
+    message = info.value.message_dict["roem_a"][0]
+    with translation.override(language):
+        assert message == str(ROEM_NEEDS_POINTS) % {"value": 100, "limit": 12, "points": 10}
+        assert message != str(MESSAGES["roem_too_high"])
+    if language == "en":
+        assert message == "100 roem needs tricks worth at least 12 card points; this team has 10."
+
+
+def test_the_grid_takes_no_verzaakt_where_the_hand_counts_as_played(club, director):
+    from scoring.forms import SHEET_PLAYED_VERZAKEN, ScoreSheet
+
+    ruleset = get_ruleset().replace(verzaken_rule="personal")
+    sheet = ScoreSheet(rows=2, ruleset=ruleset)
+    assert sheet.verzaakt_help == str(SHEET_PLAYED_VERZAKEN)
+    from scoring.forms import SheetRowForm
+
+    row = SheetRowForm(
+        {"playing": "B", "points_a": "72", "points_b": "90", "verzaakt": "B"},
+        number=1,
+        ruleset=ruleset,
+    )
+    assert not row.is_valid()
+    assert row.errors["verzaakt"] == [str(SHEET_PLAYED_VERZAKEN)]
+
+
+def test_undoing_the_hand_withdraws_the_players_penalty(club, director):
+    table = boompje(club, director, verzaken_rule="personal")
+    services.hand_record(
+        game=table.game,
+        data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E"),
+    )
+    services.hand_undo(game=table.game)
+    # -100 and its withdrawal +100: East's adjustments add up to 0.
+    assert sorted(Adjustment.objects.values_list("points", flat=True)) == [-100, 100]
+    assert {a.member for a in Adjustment.objects.all()} == {table.seats["E"]}
+
+
+def test_replacing_the_hand_moves_the_players_penalty_with_the_chosen_version(club, director):
+    """Two phones entered hand 1 differently: East reneged (-100 to East), or West did.
+    Choosing West's version withdraws East's penalty (+100) and gives West -100;
+    choosing a version without verzaken withdraws West's. Each player's adjustments
+    then add up to what the chosen version says: East 0, West 0 at the end."""
+    table = boompje(club, director, verzaken_rule="personal")
+    game = table.game
+    services.hand_record(
+        game=game,
+        data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E"),
+    )
+    game.refresh_from_db()
+    services.hand_replace(
+        game=game,
+        number=1,
+        data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="W"),
+        expected_version=game.version,
+    )
+
+    def totals():
+        return {
+            position: sum(Adjustment.objects.filter(member=member).values_list("points", flat=True))
+            for position, member in table.seats.items()
+        }
+
+    assert totals() == {"N": 0, "E": 0, "S": 0, "W": -100}
+    game.refresh_from_db()
+    services.hand_replace(
+        game=game,
+        number=1,
+        data=HandInput(playing="B", points_a=72, points_b=90),
+        expected_version=game.version,
+    )
+    assert totals() == {"N": 0, "E": 0, "S": 0, "W": 0}
+    # Undoing the hand now withdraws nothing more: its version has no penalty.
+    game.refresh_from_db()
+    services.hand_undo(game=game)
+    assert totals() == {"N": 0, "E": 0, "S": 0, "W": 0}
+    assert Adjustment.objects.count() == 4  # -100 E, +100 E, -100 W, +100 W
+
+
+def test_undoing_a_hand_entered_on_the_grid_finds_no_penalty(club, director):
+    """A hand the grid entered has a sheet's audit entry (a list of hands): undoing it
+    withdraws nothing and does not fail."""
+    table = boompje(club, director, verzaken_rule="personal")
+    services.game_enter_sheet(
+        game=table.game, rows=[HandInput(playing="A", points_a=100, points_b=62)], by=director
+    )
+    services.hand_undo(game=table.game)
+    assert not Adjustment.objects.exists()
+    assert not Hand.objects.filter(game=table.game).exists()
