@@ -120,9 +120,6 @@ CLUB_SCHEMA = {
     "contact_name": TEXT,
     "contact_email": TEXT,
 }
-#: Club settings added after the first archives were written: an archive without
-#: one gets the model's default (today's marks for ``sheet_marks``).
-CLUB_ADDED_LATER = ("sheet_marks",)
 
 MEMBER, COMPETITION, EVENING, ROUND, TABLE, GAME = (
     To("clubs.member"),
@@ -804,8 +801,8 @@ def _club_settings(data):
             )
     values = {}
     for name, kind in CLUB_SCHEMA.items():
-        if name not in data and name in CLUB_ADDED_LATER:
-            continue
+        if name not in data and name in ADDED["clubs.club"]:
+            continue  # the model's default (Club(**values) below)
         if name not in data:
             raise _rejected(_("The club's settings have no field “%(field)s”.") % {"field": name})
         try:
@@ -830,6 +827,7 @@ def _club_settings(data):
 #: before has no such field, and its row takes the model field's default (what a
 #: competition made then has after the migration). Every other field must be there.
 ADDED = {
+    "clubs.club": {"sheet_marks"},  # the club's settings (CLUB_SCHEMA): today's marks
     "tournaments.competition": {
         "finished_may_substitute",
         "left_over",
