@@ -156,6 +156,7 @@ class ClubForm(RulesetFieldsMixin, forms.ModelForm):
             "ruleset_preset",
             "results_public",
             "confirm_with_pin",
+            "sheet_marks",
             "contact_name",
             "contact_email",
         ]

@@ -11,11 +11,26 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.choices import text_choices
 from common.rulesets import RulesetPreset, clean_ruleset
 from common.text import MEMBER_NAME_MAX, validate_club_slug, validate_member_name
+from scoring.rules.sheet import MarkStyle
 
 #: The demo club's slug (``manage.py demo``): the home page does not count it as a real club.
 DEMO_SLUG = "de-hoge-troef"
+
+
+#: How the club's score sheets mark a pit (``scoring.rules.sheet.MarkStyle``), in its words.
+SheetMarks = text_choices(
+    MarkStyle,
+    {
+        MarkStyle.PIT_TEAM: _("M / TP in the pit team's column (M: mars, TP: tegenpit)"),
+        MarkStyle.MARSEN: _("I (a tally mark) in the pit team's marsen column"),
+        MarkStyle.OTHER_P: _("P in the other team's column"),
+        MarkStyle.OTHER_M: _("M in the other team's column"),
+    },
+    name="SheetMarks",
+)
 
 
 class Club(models.Model):
@@ -54,6 +69,17 @@ class Club(models.Model):
             "A player of the other team confirms with the PIN they set, not only their name."
         ),
     )
+    sheet_marks = models.CharField(
+        _("marks on the score sheet"),
+        max_length=10,
+        choices=SheetMarks.choices,
+        default=SheetMarks.PIT_TEAM,
+        db_default=SheetMarks.PIT_TEAM,
+        help_text=_(
+            "How the club writes a pit (mars) on its score sheets: the printed and "
+            "filled sheets, the sheet on the phone and the director's grid use these marks."
+        ),
+    )
     contact_name = models.CharField(_("contact person"), max_length=120, blank=True)
     contact_email = models.EmailField(_("contact e-mail"), blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -67,6 +93,10 @@ class Club(models.Model):
                 condition=Q(ruleset_preset__in=RulesetPreset.values),
                 name="club_ruleset_preset_known",
             ),
+            models.CheckConstraint(
+                condition=Q(sheet_marks__in=SheetMarks.values),
+                name="club_sheet_marks_known",
+            ),
         ]
 
     def __str__(self):
@@ -78,6 +108,10 @@ class Club(models.Model):
     def clean(self):
         super().clean()
         clean_ruleset(self)
+
+    def mark_style(self) -> MarkStyle:
+        """How the club's score sheets mark a pit (:attr:`sheet_marks` as the core's value)."""
+        return MarkStyle(self.sheet_marks)
 
     def ruleset(self):
         """The club's default rule set as a scoring-core value."""

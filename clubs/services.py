@@ -52,6 +52,7 @@ CLUB_FIELDS = (
     "ruleset_overrides",
     "results_public",
     "confirm_with_pin",
+    "sheet_marks",
     "contact_name",
     "contact_email",
 )

@@ -6,8 +6,6 @@ minus them. Both may be typed (a cross-check): then they must add up to 162.
 The messages are the ones the rules core and the database constraints use.
 """
 
-from types import SimpleNamespace
-
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
@@ -18,8 +16,8 @@ from common.text import validate_one_line
 from tournaments.models import Seat
 
 from . import rules
-from .messages import MESSAGES, hand_message
-from .models import Adjustment, Hand, Suit, Team, sheet_mark
+from .messages import MESSAGES, hand_message, mark_legend
+from .models import Adjustment, Hand, Suit, Team
 from .services import HAND_INPUTS, HandInput
 
 HAND_TOTAL = 162
@@ -348,17 +346,25 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
     roem_b = roem_field(_("roem zij"))
     declared_a = declared_field(_("declared wij"))
     declared_b = declared_field(_("declared zij"))
+    #: The marks as the club's sheet writes them (``rules.sheet.read_marks``): the
+    #: grid shows these; ``pit`` is still taken when they are blank (a posted team).
+    mark_a = forms.CharField(label=_("mark wij"), required=False, max_length=3)
+    mark_b = forms.CharField(label=_("mark zij"), required=False, max_length=3)
     pit = forms.ChoiceField(label=_("pit"), required=False)
     verzaakt = forms.ChoiceField(label=_("verzaakt"), required=False)
 
     #: The grid has no trump column (the roefel's clubs are filled in by the service).
-    INPUTS = tuple(name for name in HAND_INPUTS if name != "trump")
+    INPUTS = (*(name for name in HAND_INPUTS if name != "trump"), "mark_a", "mark_b")
     ROEM_TOTALS = ("roem_a", "roem_b")
+    MARKS = ("mark_a", "mark_b")
 
-    def __init__(self, *args, number, ruleset, **kwargs):
+    def __init__(self, *args, number, ruleset, style=rules.sheet.MarkStyle.PIT_TEAM, **kwargs):
         super().__init__(*args, **kwargs)
         self.number = number
         self.ruleset = ruleset
+        self.style = rules.sheet.MarkStyle(style)
+        for name in self.MARKS:
+            self.fields[name].widget.attrs.update(size=2, autocomplete="off")
         self.verzaken_rule = ruleset.verzaken_rule
         self.declared = ruleset.roem_rule is rules.RoemRule.DECLARED
         self.use_declared(self.declared)
@@ -395,6 +401,7 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
         it does while typing, also without JavaScript. Both sides changed is a
         cross-check, and must add up."""
         typed = {name: self.cleaned_data.get(name) for name in self.ROEM_TOTALS}
+        self._read_marks(self.cleaned_data)  # before the hand's checks: V is a verzaken
         if self.cleaned_data.get("verzaakt") and not self.verzaken_rule.ends_hand:
             # The grid names no player: the hand is written as played, and a player's
             # penalty is given on the evening's scores page.
@@ -429,6 +436,33 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
             except rules.InvalidHand as exc:
                 self.add_error(name, hand_message(exc))
 
+    def _read_marks(self, data):
+        """Pit and verzaakt from the mark cells, as the club's sheet writes them
+        (``rules.sheet.read_marks``, which also takes today's M / TP where
+        unambiguous). Blank marks leave a posted ``pit`` as it is; a mark that
+        says otherwise than the pit or verzaakt column is refused."""
+        written = [(data.get(name) or "").strip() for name in self.MARKS]
+        if not any(written) or not data.get("playing"):
+            return
+        try:
+            pit, verzaakt = rules.sheet.read_marks(
+                playing=data["playing"], marks=written, style=self.style
+            )
+        except rules.InvalidHand as exc:
+            field = "mark_b" if (exc.params or {}).get("team") == "B" else "mark_a"
+            self.add_error(field, hand_message(exc))
+            return
+        for name, read in (("pit", pit), ("verzaakt", verzaakt)):
+            if read is None:
+                continue
+            if data.get(name) and data[name] != read:
+                message = gettext(
+                    "The marks and the verzaakt column say different things. %(legend)s"
+                ) % {"legend": mark_legend(self.style)}
+                self.add_error(None, message)
+                return
+            data[name] = str(read)
+
     def _read_roem(self, data, typed):
         """The roem each team holds, from its roem column (``rules.sheet.read_roem``)."""
         pit, verzaakt = data.get("pit") or None, data.get("verzaakt") or None
@@ -455,18 +489,8 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
             return
         super().full_clean()
 
-    @property
-    def pit_mark(self):
-        """The pit column's mark as the score sheets write it (:func:`sheet_mark`):
-        M for the playing team's pit (mars), TP for the defenders' (tegenpit); empty
-        without a pit. Read from the row as shown: what was sent, or the stored hand."""
-        row = SimpleNamespace(
-            **{name: str(self[name].value() or "") for name in ("playing", "pit", "verzaakt")}
-        )
-        return sheet_mark(row, row.pit) if row.pit in Team.values else ""
-
     @staticmethod
-    def initial_from(hand, ruleset):
+    def initial_from(hand, ruleset, style=rules.sheet.MarkStyle.PIT_TEAM):
         """The row as the sheet writes the stored hand (``rules.sheet.write_roem``):
         a pit's roem column with the pit bonus, the other team's after verzaken
         with the penalty. Roem counted from declarations is derived: only a hand
@@ -489,7 +513,9 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
             "roem_b": roem(Team.B, hand.roem_b),
             "declared_a": hand.declared_a,
             "declared_b": hand.declared_b,
-            "pit": hand.pit,
+            # The verzaakt column shows a renege: the marks show the pit only.
+            "mark_a": rules.sheet.marks(playing=hand.playing, pit=hand.pit, style=style).a,
+            "mark_b": rules.sheet.marks(playing=hand.playing, pit=hand.pit, style=style).b,
             "verzaakt": hand.verzaakt,
         }
 
@@ -525,8 +551,20 @@ def _add_errors(form, exc):
 class ScoreSheet:
     """The grid: one SheetRowForm per hand, filled in order, blank rows at the end."""
 
-    def __init__(self, data=None, *, rows, ruleset, hands=(), version=0, confirm=True):
+    def __init__(
+        self,
+        data=None,
+        *,
+        rows,
+        ruleset,
+        hands=(),
+        version=0,
+        confirm=True,
+        style=rules.sheet.MarkStyle.PIT_TEAM,
+    ):
         self.declared = ruleset.roem_rule is rules.RoemRule.DECLARED
+        self.style = rules.sheet.MarkStyle(style)
+        self.mark_legend = mark_legend(self.style)
         self.verzaakt_help = verzaakt_help(self.declared, ruleset)
         if not ruleset.verzaken_rule.ends_hand:
             self.verzaakt_help = SHEET_PLAYED_VERZAKEN
@@ -542,12 +580,13 @@ class ScoreSheet:
         self.meta = SheetForm(data, initial={"rows": rows, "version": version, "confirm": confirm})
         if data is not None and self.meta.is_valid():
             rows = self.meta.cleaned_data["rows"]
-        initial = [SheetRowForm.initial_from(h, ruleset) for h in hands]
+        initial = [SheetRowForm.initial_from(h, ruleset, self.style) for h in hands]
         self.forms = [
             SheetRowForm(
                 data,
                 number=n,
                 ruleset=ruleset,
+                style=self.style,
                 prefix=f"h{n}",
                 initial=initial[n - 1] if n <= len(initial) else None,
             )

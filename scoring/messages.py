@@ -8,6 +8,8 @@ sentence, and the field is mapped to the form's field names.
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from .rules.sheet import MarkStyle
+
 MESSAGES = {
     "points_sum": _("The card points of both teams must add up to 162."),
     "points_negative": _("Card points cannot be negative."),
@@ -43,15 +45,38 @@ MESSAGES = {
     "declarations_mixed": _("Enter what each team declared, e.g. 50+20+stuk, for both teams."),
     # The score sheet's notation (scoring.rules.sheet): how a row is written.
     "sheet_nat": _("Only the team that played can be nat."),
-    "sheet_mark": _(
-        "M marks the playing team's pit (mars), TP the defenders' pit (tegenpit) and V "
-        "the team that reneged."
-    ),
     "declared_not_totals": _(
         "This competition declares roem: write what each team declared, e.g. 50+20+stuk, "
         "not a roem total (a total cannot tell a run of 20 from a stuk)."
     ),
 }
+
+#: The marks of a pit in each style of score sheet (``rules.sheet.MarkStyle``): the
+#: legend of the sheets and the grid, and the message for a mark the style never writes.
+MARK_LEGENDS = {
+    MarkStyle.PIT_TEAM: _(
+        "M in the pit team's column: pit (mars) of the team that played; TP: tegenpit, "
+        "the defenders took every trick."
+    ),
+    MarkStyle.MARSEN: _(
+        "I in a team's marsen column: that team took every trick (a mars, also when it "
+        "did not play)."
+    ),
+    MarkStyle.OTHER_P: _(
+        "P in a team's column: the other team took every trick (pit, mars); that team took none."
+    ),
+    MarkStyle.OTHER_M: _(
+        "M in a team's column: the other team took every trick (pit, mars); that team took none."
+    ),
+}
+#: The verzaken mark, in every style.
+MARK_VERZAAKT_LEGEND = _("V: the team that reneged (verzaakt).")
+
+
+def mark_legend(style) -> str:
+    """The pit marks of ``style`` and the verzaken mark, as one sentence for a legend."""
+    return f"{MARK_LEGENDS[MarkStyle(style)]} {MARK_VERZAAKT_LEGEND}"
+
 
 #: A roem column that carries a bonus (``code="sheet_bonus"``), by the bonus's kind.
 SHEET_BONUS_MESSAGES = {
@@ -105,6 +130,8 @@ def hand_message(exc, *, declared=False):
     """The translated sentence for the core's InvalidHand (its English text when
     the code has none); with ``declared`` the roem was entered as declarations."""
     code = getattr(exc, "code", None)
+    if code == "sheet_mark":
+        return mark_legend(exc.params.get("style", MarkStyle.PIT_TEAM))
     if code == "sheet_bonus":
         params = exc.params
         return str(SHEET_BONUS_MESSAGES[params["kind"]]) % {

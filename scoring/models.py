@@ -260,15 +260,19 @@ class Hand(models.Model):
         return bool(self.declared_a or self.declared_b)
 
 
-def sheet_mark(hand, team) -> str:
-    """The team's mark on the paper score sheet: M for the playing team's pit (mars),
-    TP for the defenders' pit (tegenpit), V for the team that reneged, else empty.
+def sheet_mark(hand, team, style=rules.sheet.MarkStyle.PIT_TEAM) -> str:
+    """The team's mark on the club's paper score sheet (``style``, the club's
+    :meth:`~clubs.models.Club.mark_style`): by default M for the playing team's pit
+    (mars), TP for the defenders' pit (tegenpit); V for the team that reneged, else
+    empty.
 
     The notation's one formatter is :func:`scoring.rules.sheet.marks`; this reads it
     for ``hand``: anything with ``playing``, ``pit`` and ``verzaakt`` (``A``, ``B``
     or empty), a stored :class:`Hand` or a row of the grid.
     """
-    written = rules.sheet.marks(playing=hand.playing, pit=hand.pit, verzaakt=hand.verzaakt)
+    written = rules.sheet.marks(
+        playing=hand.playing, pit=hand.pit, verzaakt=hand.verzaakt, style=style
+    )
     return written.of(team)
 
 

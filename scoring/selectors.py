@@ -17,6 +17,7 @@ from clubs.models import Member
 from scoring import rules
 from tournaments.models import Evening, Round, Seat, Table
 
+from .messages import MARK_LEGENDS
 from .models import Adjustment, AuditEntry, Game, Hand, Team, sheet_mark
 
 POSITIONS = Seat.ORDER  # N E S W: seat index 0..3 of the rules core
@@ -78,10 +79,13 @@ class HandRow:
     running_b: int
     #: The hand is the roefel (hand 1 under a rule set with the roefel).
     roefel: bool = False
+    #: How the club's sheets mark a pit (``Club.mark_style``).
+    style: rules.sheet.MarkStyle = rules.sheet.MarkStyle.PIT_TEAM
 
     @property
     def pit_a(self):
-        """Wij's pit mark as every score sheet writes it (``sheet_mark``): M or TP."""
+        """Wij's pit mark as the club's score sheet writes it (``sheet_mark``): M or
+        TP, I, or P or M in the column of the team that took no trick."""
         return self._pit("A")
 
     @property
@@ -89,7 +93,9 @@ class HandRow:
         return self._pit("B")
 
     def _pit(self, team):
-        return sheet_mark(self.hand, team) if self.hand.pit == team else ""
+        if not self.hand.pit:
+            return ""
+        return sheet_mark(self.hand, team, self.style) if self.hand.verzaakt != team else ""
 
 
 @dataclass
@@ -106,6 +112,13 @@ class EntryState:
     dealer_position: str | None
     dealer_name: str | None
     confirmers: list[str] = field(default_factory=list)
+    #: How the club's sheets mark a pit (``Club.mark_style``).
+    style: rules.sheet.MarkStyle = rules.sheet.MarkStyle.PIT_TEAM
+
+    @property
+    def mark_legend(self):
+        """The sheet's pit marks in the club's style, for the legend."""
+        return MARK_LEGENDS[self.style]
 
     @property
     def evening(self):
@@ -179,6 +192,7 @@ def entry_state(*, table) -> EntryState:
     seats = table_seats(table)
     hands = list(game.hands.order_by("number"))
     ruleset = game_ruleset(game)
+    style = table.round.evening.competition.club.mark_style()
     state = rules.game_state(
         ruleset, totals=(game.total_a, game.total_b), hands_played=game.hands_entered
     )
@@ -186,7 +200,9 @@ def entry_state(*, table) -> EntryState:
     for hand in hands:
         a, b = a + hand.score_a, b + hand.score_b
         rows.append(
-            HandRow(hand, _dealer(hand.number, seats)[1], a, b, ruleset.is_roefel(hand.number))
+            HandRow(
+                hand, _dealer(hand.number, seats)[1], a, b, ruleset.is_roefel(hand.number), style
+            )
         )
     next_number = state.next_hand if game.status == Game.Status.OPEN else None
     position, name = _dealer(next_number, seats)
@@ -201,6 +217,7 @@ def entry_state(*, table) -> EntryState:
         dealer_position=position,
         dealer_name=name,
         confirmers=_confirmers(game, seats),
+        style=style,
     )
 
 

@@ -268,7 +268,7 @@ def _entry_page(request, token):
     table = _table(token)
     state = selectors.entry_state(table=table)
     context = _entry_context(request, state)
-    context.update(hands=state.hands, declared=state.declares_roem)
+    context.update(hands=state.hands, declared=state.declares_roem, mark_legend=state.mark_legend)
     fragments = {}
     for element_id, template in ENTRY_FRAGMENTS.items():
         if element_id == "entry-confirm" and context["confirm_form"] is None:
@@ -793,6 +793,7 @@ def game_sheet(request, club, pk):
         hands=hands,
         version=game.version,
         confirm=True,
+        style=state.style,
     )
     status = 200
     if data is not None:

@@ -116,6 +116,7 @@ CLUB_SCHEMA = {
     "ruleset_overrides": JSON,
     "results_public": BOOL,
     "confirm_with_pin": BOOL,
+    "sheet_marks": CHOICE,
     "contact_name": TEXT,
     "contact_email": TEXT,
 }
@@ -805,6 +806,8 @@ def _club_settings(data):
             )
     values = {}
     for name, kind in CLUB_SCHEMA.items():
+        if name not in data and name in ADDED["clubs.club"]:
+            continue  # the model's default (Club(**values) below)
         if name not in data:
             raise _rejected(_("The club's settings have no field “%(field)s”.") % {"field": name})
         try:
@@ -829,6 +832,7 @@ def _club_settings(data):
 #: before has no such field, and its row takes the model field's default (what a
 #: competition made then has after the migration). Every other field must be there.
 ADDED = {
+    "clubs.club": {"sheet_marks"},  # the club's settings (CLUB_SCHEMA): today's marks
     "tournaments.competition": {
         "finished_may_substitute",
         "left_over",

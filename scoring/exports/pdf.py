@@ -14,11 +14,14 @@ Score sheet
     One page per table: event, date, round and table, the four names under wij
     (North, South) and zij (East, West), a row per hand (the game's length:
     16 for a boompje, enough rows for a match to its target) with points, roem
-    and a marsen mark (M) for each team and who deals, the totals, signature
+    and a mark column (M, or marsen: the club's ``Club.sheet_marks``) for each
+    team and who deals, the totals, signature
     lines for both teams, and a QR code of the table's entry link. The filled
     sheet is the same page with the entered hands written the paper's way: a
     nat team writes 0 ("nat"), the other team 162 and the roem; a pit's 100 is
-    written as roem with an M (TP for the defenders' pit, a tegenpit). A hand
+    written as roem with the club's mark (by default M, TP for the defenders' pit,
+    a tegenpit; a tally I in a marsen column, counted in the subtotal; or P or M
+    in the column of the team that took no trick). A hand
     ended by verzaken has a V in the mark
     column of the team that reneged (it writes 0), the other team 162 and all
     roem + the penalty as roem. Under a rule set with the roefel, hand 1 says
@@ -224,7 +227,8 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
         "",
         "",
     ]
-    sub = ["", "", _("Points"), _("Roem"), _("M"), _("Points"), _("Roem"), _("M")]
+    mark = sheet.mark_title
+    sub = ["", "", _("Points"), _("Roem"), mark, _("Points"), _("Roem"), mark]
     data = [head, sub]
     givers = dealers(sheet)
     filled = {row.number: row for row in sheet.rows}
@@ -246,24 +250,25 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
         data.append(cells)
     if sheets.filled and sheet.totals is not None:
         points_total, roem_total = sheet.points_total, sheet.roem_total
+        marsen = [str(n) if n else "" for n in sheet.marsen_total or ("", "")]
         data.append(
             [
                 _("Subtotal"),
                 "",
                 str(points_total[0]),
                 str(roem_total[0]),
-                "",
+                marsen[0],
                 str(points_total[1]),
                 str(roem_total[1]),
-                "",
+                marsen[1],
             ]
         )
         data.append([_("Total"), "", str(sheet.totals[0]), "", "", str(sheet.totals[1]), "", ""])
     else:
         data.append([_("Subtotal"), "", "", "", "", "", "", ""])
         data.append([_("Total"), "", "", "", "", "", "", ""])
-    fixed = 12 * mm + 2 * (24 * mm + 20 * mm + 9 * mm)
-    widths = [12 * mm, width - fixed + 0 * mm] + [24 * mm, 20 * mm, 9 * mm] * 2
+    fixed = 12 * mm + 2 * (22 * mm + 20 * mm + 13 * mm)
+    widths = [12 * mm, width - fixed + 0 * mm] + [22 * mm, 20 * mm, 13 * mm] * 2
     widths[0] = 12 * mm
     # Rows fit the page: the part above and below the grid takes about 120 mm.
     room = height - 125 * mm

@@ -19,6 +19,7 @@ from common.columns import Column
 from common.downloads import file_stem
 from common.formatting import day_text
 from scoring import rules, standings
+from scoring.messages import MARK_LEGENDS
 from scoring.models import Game, Hand
 from scoring.results_tables import period_cells, standings_columns
 from scoring.results_words import describe_evening
@@ -260,6 +261,10 @@ class ScoreSheet:
     roefel: bool = False
     #: How a pit, nat and verzaken are written (:func:`sheet_legend`).
     legend: str = ""
+    #: The title of each team's mark column: M, or marsen (``mark_title``).
+    mark_title: str = "M"
+    #: Under a marsen column: the marsen of each team (its I's), for the subtotal.
+    marsen_total: tuple[int, int] | None = None
 
     def team(self, team):
         return [self.names.get(position, "") for position in Seat.SEATS_OF[team]]
@@ -287,20 +292,31 @@ def sheet_length(ruleset: rules.Ruleset) -> int:
     return min(math.ceil(2 * ruleset.target_score / 162) + 2, 40)
 
 
-def sheet_legend(ruleset: rules.Ruleset) -> str:
+def sheet_legend(ruleset: rules.Ruleset, style=rules.sheet.MarkStyle.PIT_TEAM) -> str:
     """How the sheet writes the rows the grid and the import read back
-    (:mod:`scoring.rules.sheet`), with the rule set's bonuses."""
+    (:mod:`scoring.rules.sheet`), with the rule set's bonuses and the club's marks
+    (``style``, :data:`scoring.messages.MARK_LEGENDS`)."""
     pit, penalty = ruleset.pit_bonus, ruleset.verzaken_bonus
-    return _(
-        "Pit: 162 | %(pit)s + roem | M (the defenders' pit: TP). Nat: nat for the team "
-        "that played, 162 | the roem for the other. Verzaakt: V for the team that "
-        "reneged, 162 | %(penalty)s + all roem for the other."
+    rows = _(
+        "Pit: 162 | %(pit)s + roem and the mark. Nat: nat for the team that played, "
+        "162 | the roem for the other. Verzaakt: V for the team that reneged, "
+        "162 | %(penalty)s + all roem for the other."
     ) % {"pit": pit, "penalty": penalty}
+    return f"{MARK_LEGENDS[rules.sheet.MarkStyle(style)]} {rows}"
 
 
-def _paper_split(hand):
+def mark_title(style) -> str:
+    """The title of a team's mark column on the printed sheet: marsen for a marsen
+    column, else M (the column also holds V)."""
+    if rules.sheet.MarkStyle(style) is rules.sheet.MarkStyle.MARSEN:
+        return _("marsen")
+    return _("M")
+
+
+def _paper_split(hand, style):
     """(points, roem, marks, nat) per team as written on paper (``rules.sheet.write_row``)."""
     row = rules.sheet.write_row(
+        style=style,
         playing=hand.playing,
         points=(hand.points_a, hand.points_b),
         scores=(hand.score_a, hand.score_b),
@@ -319,6 +335,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
     """
     evening = round_.evening
     competition = evening.competition
+    style = competition.club.mark_style()
     seats = list(Seat.objects.filter(round=round_).select_related("member", "table"))
     by_table, tables, sitouts = {}, {}, []
     for seat in seats:
@@ -346,7 +363,7 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
         if filled and game is not None:
             rows = []
             for hand in hands.get(game.pk, []):
-                points, roem, marks, nat = _paper_split(hand)
+                points, roem, marks, nat = _paper_split(hand, style)
                 dealer = rules.dealer_of_hand(hand.number)
                 rows.append(
                     SheetRow(
@@ -365,6 +382,11 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
                 "totals": (game.total_a, game.total_b),
                 "points_total": (sum(r.points[0] for r in rows), sum(r.points[1] for r in rows)),
                 "roem_total": (sum(r.roem[0] for r in rows), sum(r.roem[1] for r in rows)),
+                "marsen_total": (
+                    tuple(sum(r.mark[t] == rules.sheet.MARK_TALLY for r in rows) for t in (0, 1))
+                    if style is rules.sheet.MarkStyle.MARSEN
+                    else None
+                ),
                 "status": game.get_status_display(),
                 "confirmed_by": game.confirmed_by,
             }
@@ -376,7 +398,8 @@ def round_sheets(*, round_: Round, entry_url, filled: bool = False) -> RoundShee
                 length=length,
                 url=entry_url(table.token),
                 roefel=ruleset.roefel,
-                legend=sheet_legend(ruleset),
+                legend=sheet_legend(ruleset, style),
+                mark_title=mark_title(style),
                 **extra,
             )
         )

@@ -70,7 +70,9 @@ Map
 :mod:`.games` -- :func:`score_game`, :class:`GameResult`.
 :mod:`.simulate` -- :func:`simulate_deal`, :class:`Deal`.
 :mod:`.sheet` -- the paper score sheet's notation: :func:`sheet.write_row`, :func:`sheet.read_row`
-(a pit is written 162 | 100 + roem | M; read back, the 100 is the pit bonus).
+(a pit is written 162 | 100 + roem and its mark; read back, the 100 is the pit bonus);
+:class:`sheet.MarkStyle` -- the club's marks: M / TP, a marsen tally I, or P or M in the
+other team's column.
 Its benchmark lives outside the core: ``python -m bench.rules``.
 
 >>> from scoring.rules import get_ruleset, score_hand

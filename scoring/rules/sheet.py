@@ -8,6 +8,16 @@ the writer, so a row typed as the sheet writes it is the hand it was.
 
 A row has three cells per team, wij then zij: card points | roem | mark.
 
+Marks (:class:`MarkStyle`, the club's choice: clubs write a pit in one of four ways)
+    ``PIT_TEAM`` (the default): M in the pit team's column when the playing team
+    took every trick, TP (tegenpit) when the defenders did. ``MARSEN``: a tally
+    mark I in the pit team's marsen column, whoever played. ``OTHER_P`` and
+    ``OTHER_M``: a P (or an M) in the other team's column, the team that took no
+    trick. V marks the team that reneged in every style. Each style reads back
+    alone, as the row also says who played. A reader also takes today's M / TP
+    where that cannot mean anything else: TP always, and M in the playing team's
+    column unless the style writes M in the other column (then an M is the style's).
+
 The roem column holds what a team banks beyond its card points
     A made hand: the team's roem. A pit (mars): 162 | 100 + roem | M in the
     playing team's column, the pit bonus (``Ruleset.pit_bonus``) and the roem in
@@ -48,13 +58,14 @@ from typing import NamedTuple
 
 from .cards import HAND_TOTAL
 from .hands import HandResult, InvalidHand, score_hand
-from .rulesets import Ruleset
+from .rulesets import Choice, Ruleset
 from .teams import PerTeam, Team, parse_team
 
 __all__ = [
     "MARK_PIT",
     "MARK_TEGENPIT",
     "MARK_VERZAAKT",
+    "MarkStyle",
     "NAT",
     "SheetRow",
     "column_bonus",
@@ -74,6 +85,52 @@ MARK_PIT = "M"
 MARK_TEGENPIT = "TP"
 #: The team that reneged (verzaakt).
 MARK_VERZAAKT = "V"
+#: A mars as a tally in the pit team's marsen column (:attr:`MarkStyle.MARSEN`).
+MARK_TALLY = "I"
+#: A pit written in the other team's column (:attr:`MarkStyle.OTHER_P`).
+MARK_OTHER_P = "P"
+
+
+class MarkStyle(Choice):
+    """How a club's score sheet marks a pit (a club setting; every style writes V
+    for the team that reneged)."""
+
+    #: M in the pit team's column for the playing team's pit, TP for the defenders'.
+    PIT_TEAM = "pit_team"
+    #: A tally mark I in the pit team's marsen column.
+    MARSEN = "marsen"
+    #: P in the other team's column (the team that took no trick).
+    OTHER_P = "other_p"
+    #: M in the other team's column.
+    OTHER_M = "other_m"
+
+    @property
+    def in_other_column(self) -> bool:
+        """Whether the mark goes in the column of the team that took no trick."""
+        return self in (MarkStyle.OTHER_P, MarkStyle.OTHER_M)
+
+    def pit_mark(self, *, pit: Team, playing: Team | None) -> tuple[Team, str]:
+        """(the column, the letter) this style writes for ``pit``'s pit."""
+        if self is MarkStyle.MARSEN:
+            return pit, MARK_TALLY
+        if self is MarkStyle.OTHER_P:
+            return pit.other, MARK_OTHER_P
+        if self is MarkStyle.OTHER_M:
+            return pit.other, MARK_PIT
+        return pit, MARK_PIT if pit is playing else MARK_TEGENPIT
+
+    def read_pit(self, mark: str, *, team: Team, playing: Team) -> Team | None:
+        """The pit team a ``mark`` in ``team``'s column stands for, or None: this
+        style's mark, else today's (:attr:`PIT_TEAM`) where it is unambiguous."""
+        if self is MarkStyle.MARSEN and mark in (MARK_TALLY, "|"):
+            return team
+        if self.in_other_column and mark == self.pit_mark(pit=team, playing=playing)[1]:
+            return team.other  # OTHER_M's M is always the style's, never today's
+        if mark == (MARK_PIT if team is playing else MARK_TEGENPIT):
+            return team
+        return None
+
+
 #: What a nat team writes in its card-points column (it stands for 0).
 NAT = "nat"
 
@@ -92,34 +149,54 @@ def _team(value: object) -> Team | None:
     return parse_team(value) if value else None
 
 
-def marks(*, playing: object, pit: object = None, verzaakt: object = None) -> PerTeam:
-    """The mark of each team: M for the playing team's pit, TP for the defenders'
-    pit, V for the team that reneged, else empty.
+def marks(
+    *,
+    playing: object,
+    pit: object = None,
+    verzaakt: object = None,
+    style: MarkStyle | str = MarkStyle.PIT_TEAM,
+) -> PerTeam:
+    """The mark of each team in ``style``: the pit's (:meth:`MarkStyle.pit_mark`),
+    V for the team that reneged, else empty.
 
     >>> marks(playing="A", pit="B")
     PerTeam(a='', b='TP')
+    >>> marks(playing="A", pit="B", style=MarkStyle.OTHER_P)
+    PerTeam(a='P', b='')
     """
     pit_team, offender, player = _team(pit), _team(verzaakt), _team(playing)
+    column, letter = (
+        MarkStyle(style).pit_mark(pit=pit_team, playing=player) if pit_team else (None, "")
+    )
 
     def mark(team: Team) -> str:
-        if pit_team is team:
-            return MARK_PIT if team is player else MARK_TEGENPIT
+        if column is team:
+            return letter
         return MARK_VERZAAKT if offender is team else ""
 
     return PerTeam(mark(Team.A), mark(Team.B))
 
 
-def read_marks(*, playing: object, marks: Sequence[str]) -> tuple[Team | None, Team | None]:
-    """(pit, verzaakt) from the two marks: the inverse of :func:`marks`.
+def read_marks(
+    *,
+    playing: object,
+    marks: Sequence[str],
+    style: MarkStyle | str = MarkStyle.PIT_TEAM,
+) -> tuple[Team | None, Team | None]:
+    """(pit, verzaakt) from the two marks: the inverse of :func:`marks` in ``style``,
+    which also reads today's M / TP where unambiguous (:meth:`MarkStyle.read_pit`).
 
-    Raises :class:`InvalidHand` (``code="sheet_mark"``) for a mark the sheet never
-    writes: M in the defenders' column, TP in the playing team's, two pits, or a
-    mark other than M, TP and V.
+    Raises :class:`InvalidHand` (``code="sheet_mark"``, ``params`` ``team``,
+    ``value`` and ``style``) for a mark the style never writes (M in the
+    defenders' column under ``PIT_TEAM``, TP in the playing team's), two pits, or
+    two V.
 
     >>> read_marks(playing="A", marks=("", "TP"))
     (Team.B, None)
+    >>> read_marks(playing="A", marks=("P", ""), style=MarkStyle.OTHER_P)
+    (Team.B, None)
     """
-    player = parse_team(playing)
+    player, style = parse_team(playing), MarkStyle(style)
     pit = verzaakt = None
     for team, written in zip((Team.A, Team.B), marks, strict=True):
         mark = (written or "").strip().upper()
@@ -128,16 +205,15 @@ def read_marks(*, playing: object, marks: Sequence[str]) -> tuple[Team | None, T
         if mark == MARK_VERZAAKT and verzaakt is None:
             verzaakt = team
             continue
-        expected = MARK_PIT if team is player else MARK_TEGENPIT
-        if mark != expected or pit is not None:
+        read = style.read_pit(mark, team=team, playing=player)
+        if read is None or pit is not None:
             raise InvalidHand(
-                f"team {team} cannot have the mark {written!r}: M is the playing team's "
-                f"pit, TP the defenders', V the team that reneged",
+                f"team {team} cannot have the mark {written!r} on a {style.value} sheet",
                 field="pit",
                 code="sheet_mark",
-                params={"team": str(team), "value": written},
+                params={"team": str(team), "value": written, "style": style.value},
             )
-        pit = team
+        pit = read
     return pit, verzaakt
 
 
@@ -233,10 +309,11 @@ def write_row(
     pit: object = None,
     verzaakt: object = None,
     nat: bool = False,
+    style: MarkStyle | str = MarkStyle.PIT_TEAM,
 ) -> SheetRow:
     """The row the sheet writes for a scored hand (a :class:`HandResult`'s or a
     stored hand's values): the cells of each team add up to what it banks (the
-    card points as entered; nat 0 and 162), the marks by :func:`marks`."""
+    card points as entered; nat 0 and 162), the marks by :func:`marks` in ``style``."""
     player = parse_team(playing)
     if nat:
         points = PerTeam(0, HAND_TOTAL) if player is Team.A else PerTeam(HAND_TOTAL, 0)
@@ -245,12 +322,12 @@ def write_row(
     return SheetRow(
         points=points,
         roem=PerTeam(scores[0] - points[0], scores[1] - points[1]),
-        marks=marks(playing=player, pit=pit, verzaakt=verzaakt),
+        marks=marks(playing=player, pit=pit, verzaakt=verzaakt, style=style),
         nat=player if nat else None,
     )
 
 
-def result_row(result: HandResult) -> SheetRow:
+def result_row(result: HandResult, *, style: MarkStyle | str = MarkStyle.PIT_TEAM) -> SheetRow:
     """:func:`write_row` for a hand the core scored."""
     return write_row(
         playing=result.playing,
@@ -259,6 +336,7 @@ def result_row(result: HandResult) -> SheetRow:
         pit=result.pit,
         verzaakt=result.verzaakt,
         nat=result.nat,
+        style=style,
     )
 
 
@@ -270,16 +348,18 @@ def read_row(
     roem: Sequence[int | None] = (None, None),
     marks: Sequence[str] = ("", ""),
     declared: Sequence[str] = ("", ""),
+    style: MarkStyle | str = MarkStyle.PIT_TEAM,
 ) -> HandResult:
     """The hand a sheet row writes, scored: the inverse of :func:`write_row`.
 
     ``points`` are the card-points cells (a number, ``nat`` or blank: one blank
     cell is 162 minus the other, both blank after verzaken or beside a pit is
-    0 | 162); ``roem`` the roem columns (read by :func:`read_roem`); ``marks`` M,
-    TP, V or blank; ``declared`` what each team declared under declared roem
-    (then the roem columns are what counted and are not read).
+    0 | 162); ``roem`` the roem columns (read by :func:`read_roem`); ``marks`` as
+    ``style`` writes them, V or blank (:func:`read_marks`); ``declared`` what each
+    team declared under declared roem (then the roem columns are what counted and
+    are not read).
     """
-    pit, verzaakt = read_marks(playing=playing, marks=marks)
+    pit, verzaakt = read_marks(playing=playing, marks=marks, style=style)
     pa = read_points(points[0], team=Team.A, playing=playing)
     pb = read_points(points[1], team=Team.B, playing=playing)
     if pa is None and pb is None:

@@ -20,6 +20,7 @@ def settings_post(club, **rules):
         "results_public": "on",
         "contact_name": "",
         "contact_email": "",
+        "sheet_marks": "pit_team",
         "play_rule": "rotterdam",
         "roem_rule": "in_trick",
         "nat_basis": "points_and_roem",

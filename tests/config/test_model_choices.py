@@ -22,6 +22,7 @@ APPS = ("clubs", "tournaments", "scoring", "leagues")
 #: Fields that store a value of a pure module's enum, and how the enum writes it.
 FROM_AN_ENUM = {
     ("clubs.Club", "ruleset_preset"): rules.PRESET_NAMES,
+    ("clubs.Club", "sheet_marks"): [str(style) for style in rules.sheet.MarkStyle],
     ("tournaments.Competition", "ruleset_preset"): rules.PRESET_NAMES,
     ("tournaments.Competition", "odd_players"): [str(mode) for mode in OddMode],
     ("tournaments.Competition", "movement"): [str(m) for m in Movement],

@@ -5,8 +5,12 @@ tables that scroll sideways reachable by keyboard, the played team not only unde
 import re
 
 import pytest
+from django.utils import translation
+from django.utils.html import escape
 
+from scoring.messages import MARK_LEGENDS
 from scoring.models import Game
+from scoring.rules.sheet import MarkStyle
 from scoring.services import HandInput, hand_record
 from tests import factories
 
@@ -115,4 +119,6 @@ def test_pit_is_spelled_out_beside_its_m(client, played):
     row = re.search(r'<tr id="hand-2">.*?</tr>', html, re.S).group(0)
     assert re.search(r'<span aria-hidden="true">M</span>', row)
     assert re.search(r'<span class="visually-hidden">pit \(mars\)</span>', row)
-    assert "M: pit (mars)" in html  # the legend under the sheet, visible
+    # The legend under the sheet, visible: the club's marks (today's by default).
+    with translation.override("nl"):
+        assert escape(str(MARK_LEGENDS[MarkStyle.PIT_TEAM])) in html

@@ -5,9 +5,13 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
 
 from scoring import services
+from scoring.messages import MARK_LEGENDS
 from scoring.models import Adjustment, AuditEntry, Game, Hand
+from scoring.rules.sheet import MarkStyle
 from tests import factories
 from tests.scoring.test_table_entry import hand_data, names_of, record
 
@@ -58,7 +62,17 @@ def sheet_data(rows, *, total_rows=17, version=0, reason="", confirm=True):
         data["confirm"] = "on"
     for number in range(1, total_rows + 1):
         row = rows[number - 1] if number <= len(rows) else {}
-        for name in ("playing", "points_a", "points_b", "roem_a", "roem_b", "pit"):
+        for name in (
+            "playing",
+            "points_a",
+            "points_b",
+            "roem_a",
+            "roem_b",
+            "pit",
+            "mark_a",
+            "mark_b",
+            "verzaakt",
+        ):
             data[f"h{number}-{name}"] = str(row.get(name, ""))
     return data
 
@@ -92,34 +106,41 @@ def test_a_whole_sheet_is_saved_and_confirmed(director_client, director, table):
 
 
 def pit_cell(html, number):
-    """The mark in row ``number``'s pit cell of the grid (after its select), or ""."""
-    cell = re.search(rf'<td><select name="h{number}-pit".*?</select>(.*?)</td>', html, re.S)
-    texts = [text.strip() for text in re.split(r"<[^>]+>", cell.group(1)) if text.strip()]
-    return texts[0] if texts else ""
+    """The marks in row ``number``'s mark cells of the grid (wij's, zij's)."""
+
+    def value(team):
+        field = re.search(rf'<input[^>]*name="h{number}-mark_{team}"[^>]*>', html).group(0)
+        found = re.search(r'value="([^"]*)"', field)
+        return found.group(1) if found else ""
+
+    return value("a"), value("b")
 
 
 def test_the_grid_marks_a_defenders_pit_tp_and_the_playing_teams_pit_m(director_client, table):
     """As the score sheets write them (one formatter): hand 1 wij play and zij take
-    every trick (a tegenpit: TP), hand 2 zij play and take every trick (a mars: M)."""
+    every trick (a tegenpit: TP), hand 2 zij play and take every trick (a mars: M).
+    A posted pit team (the grid's former select) is still read."""
     rows = [
-        {"playing": "A", "points_a": "0", "pit": "B"},
+        {"playing": "A", "points_a": "0", "mark_b": "TP"},
         {"playing": "B", "points_b": "162", "pit": "B"},
     ] + [made(100)] * 14
     assert director_client.post(sheet_url(table), sheet_data(rows)).status_code == 302
     game = Game.objects.get(pk=table.game.pk)
     assert (game.tegenpit_a, game.tegenpit_b, game.marsen_a, game.marsen_b) == (0, 1, 0, 1)
     html = director_client.get(sheet_url(table)).text
-    assert (pit_cell(html, 1), pit_cell(html, 2)) == ("TP", "M")
-    assert 'class="pit tegenpit" title="tegenpit (de tegenspelers' in html
-    assert pit_cell(html, 3) == pit_cell(html, 17) == ""
+    assert (pit_cell(html, 1), pit_cell(html, 2)) == (("", "TP"), ("", "M"))
+    # The legend of the club's marks (today's by default), in the page's language.
+    with translation.override("nl"):
+        assert escape(str(MARK_LEGENDS[MarkStyle.PIT_TEAM])) in html
+    assert pit_cell(html, 3) == pit_cell(html, 17) == ("", "")
     # A refused sheet shows the marks of the rows as sent.
-    rows = [{"playing": "B", "points_b": "0", "pit": "A"}, made(100, roem_a="30")]
+    rows = [{"playing": "B", "points_b": "0", "mark_a": "tp"}, made(100, roem_a="30")]
     response = director_client.post(
         sheet_url(table), sheet_data(rows, total_rows=16, reason="typo", version=game.version)
     )
     assert response.status_code == 422
-    assert pit_cell(response.text, 1) == "TP"
-    assert pit_cell(response.text, 2) == ""
+    assert pit_cell(response.text, 1) == ("tp", "")
+    assert pit_cell(response.text, 2) == ("", "")
 
 
 def test_a_sheet_with_bad_rows_shows_each_rows_error_and_saves_nothing(director_client, table):

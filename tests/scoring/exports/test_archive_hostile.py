@@ -305,6 +305,11 @@ CORPUS = [
         lambda d, w: d["club"].update(ruleset_overrides={"pit_bonus": "x"}),
         "The club's settings, field “ruleset_overrides”",
     ),
+    (
+        "club-marks-unknown",
+        lambda d, w: d["club"].update(sheet_marks="X"),
+        "The club's settings, field “sheet_marks”",
+    ),
     ("game-ruleset-list", _set("scoring.game", ruleset=[]), "scoring.game, row 1, field “ruleset”"),
     (
         "game-ruleset-unknown",
@@ -384,6 +389,17 @@ def test_the_base_archive_itself_imports(world, db):
     )
     assert Member.objects.filter(club=club).count() == len(world["base"]["rows"]["clubs.member"])
     assert counts()["clubs.Club"] == before["clubs.Club"] + 1
+
+
+def test_the_clubs_marks_travel_and_an_older_archive_gets_todays(world, db):
+    """An archive written before clubs chose their marks has no ``sheet_marks``."""
+    data = copy.deepcopy(world["base"])
+    data["club"]["sheet_marks"] = "other_p"
+    club = archive.club_archive_import(data=_raw(data), by=world["attacker"], slug="met-p")
+    assert club.sheet_marks == "other_p"
+    del data["club"]["sheet_marks"]
+    club = archive.club_archive_import(data=_raw(data), by=world["attacker"], slug="zonder")
+    assert club.sheet_marks == "pit_team"
 
 
 def test_a_foreign_id_is_named_with_its_model_row_and_field(world, unchanged):

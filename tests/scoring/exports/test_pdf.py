@@ -124,7 +124,9 @@ def test_blank_score_sheets_one_page_per_table_with_names_and_link(read_only_sea
         assert "Signature wij" in text and "Signature zij" in text
         assert "Subtotal" in text and "Total" in text
         # How a pit is written, as the grid and the import read it back.
-        assert "Pit: 162 | 100 + roem | M (the defenders' pit: TP)." in " ".join(text.split())
+        written = " ".join(text.split())
+        assert "Pit: 162 | 100 + roem and the mark." in written
+        assert "M in the pit team's column: pit (mars)" in written  # the club's default marks
         numbers = [line.split()[0] for line in text.splitlines() if line.split()]
         assert [str(n) for n in range(1, 17)] == [n for n in numbers if n.isdigit()][:16]
 

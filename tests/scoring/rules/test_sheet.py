@@ -34,8 +34,8 @@ def same_hand(read, result):
     assert read.scores == result.scores
 
 
-def round_trip(ruleset, result, declared=("", "")):
-    row = sheet.result_row(result)
+def round_trip(ruleset, result, declared=("", ""), style=sheet.MarkStyle.PIT_TEAM):
+    row = sheet.result_row(result, style=style)
     read = sheet.read_row(
         ruleset,
         playing=result.playing,
@@ -43,9 +43,10 @@ def round_trip(ruleset, result, declared=("", "")):
         roem=tuple(row.roem),
         marks=tuple(row.marks),
         declared=declared,
+        style=style,
     )
     same_hand(read, result)
-    assert sheet.result_row(read) == row  # written again, the same row
+    assert sheet.result_row(read, style=style) == row  # written again, the same row
     return row, read
 
 
@@ -123,6 +124,85 @@ def test_a_hand_written_as_the_sheet_writes_it_reads_back_as_the_same_hand(name)
     if result.outcome is Outcome.MADE:
         # Nothing is lost for a hand made: the entry itself comes back.
         assert (read.points, read.roem) == (result.points, result.roem)
+
+
+PIT_TEAM, MARSEN = sheet.MarkStyle.PIT_TEAM, sheet.MarkStyle.MARSEN
+OTHER_P, OTHER_M = sheet.MarkStyle.OTHER_P, sheet.MarkStyle.OTHER_M
+
+#: The marks of each style where they differ from today's (PIT_TEAM, in HANDS): a
+#: pit of A when A plays; of B when B plays; the defenders' pit (B) when A plays.
+#: MARSEN tallies I in the pit team's column, OTHER_P and OTHER_M write their
+#: letter in the column of the team that took no trick.
+PIT_MARKS = {
+    "pit": {MARSEN: ("I", ""), OTHER_P: ("", "P"), OTHER_M: ("", "M")},
+    "pit with roem": {MARSEN: ("", "I"), OTHER_P: ("P", ""), OTHER_M: ("M", "")},
+    "tegenpit": {MARSEN: ("", "I"), OTHER_P: ("P", ""), OTHER_M: ("M", "")},
+    "tegenpit with roem": {MARSEN: ("", "I"), OTHER_P: ("P", ""), OTHER_M: ("M", "")},
+    "roefel match, pit": {MARSEN: ("", "I"), OTHER_P: ("P", ""), OTHER_M: ("M", "")},
+}
+
+
+@pytest.mark.parametrize("style", list(sheet.MarkStyle))
+@pytest.mark.parametrize("name", HANDS)
+def test_every_style_of_marks_reads_back_every_kind_of_hand(name, style):
+    """The card points and roem columns are the same in every style; only the marks
+    differ (a nat, a made hand and a renege: the same in all, V for verzaakt)."""
+    ruleset, entry, (points, roem, marks) = HANDS[name]
+    result = score_hand(ruleset, **entry)
+    row, _read = round_trip(ruleset, result, style=style)
+    expected = PIT_MARKS.get(name, {}).get(style, marks)
+    assert (tuple(row.points), tuple(row.roem), tuple(row.marks)) == (points, roem, expected)
+
+
+@pytest.mark.parametrize(
+    ("style", "playing", "marks", "pit"),
+    [
+        # The style's own marks.
+        (MARSEN, "A", ("I", ""), Team.A),
+        (MARSEN, "A", ("", "i"), Team.B),  # a tegenpit is a mars in the marsen column too
+        (MARSEN, "B", ("|", ""), Team.A),  # a tally stroke
+        (OTHER_P, "A", ("", "P"), Team.A),
+        (OTHER_P, "A", ("p", ""), Team.B),
+        (OTHER_M, "A", ("", "M"), Team.A),
+        (OTHER_M, "A", ("M", ""), Team.B),  # the style's M, never today's
+        # Today's M / TP, where they cannot mean anything else.
+        (MARSEN, "A", ("M", ""), Team.A),
+        (MARSEN, "A", ("", "TP"), Team.B),
+        (OTHER_P, "B", ("", "M"), Team.B),
+        (OTHER_P, "A", ("", "TP"), Team.B),
+        (OTHER_M, "A", ("", "TP"), Team.B),
+    ],
+)
+def test_each_style_reads_its_marks_and_todays_where_unambiguous(style, playing, marks, pit):
+    assert sheet.read_marks(playing=playing, marks=marks, style=style) == (pit, None)
+
+
+@pytest.mark.parametrize(
+    ("style", "playing", "marks"),
+    [
+        (PIT_TEAM, "A", ("I", "")),  # a tally needs a marsen column
+        (PIT_TEAM, "A", ("", "P")),
+        (MARSEN, "A", ("I", "I")),  # two pits
+        (MARSEN, "A", ("", "M")),  # M is only ever the playing team's, today
+        (MARSEN, "A", ("P", "")),
+        (OTHER_P, "A", ("", "M")),  # today's M is the playing team's: ambiguous here
+        (OTHER_P, "A", ("P", "P")),
+        (OTHER_P, "A", ("TP", "")),
+        (OTHER_M, "A", ("P", "")),
+        (OTHER_M, "A", ("I", "")),
+    ],
+)
+def test_a_mark_the_style_never_writes_is_refused(style, playing, marks):
+    with pytest.raises(InvalidHand) as info:
+        sheet.read_marks(playing=playing, marks=marks, style=style)
+    assert info.value.code == "sheet_mark"
+    assert info.value.params["style"] == style.value
+
+
+def test_verzaakt_is_v_in_every_style():
+    for style in sheet.MarkStyle:
+        assert sheet.read_marks(playing="A", marks=("", "V"), style=style) == (None, Team.B)
+        assert sheet.marks(playing="A", verzaakt="B", style=style) == PerTeam("", "V")
 
 
 def test_a_pit_written_162_100_m_is_262_and_not_362():
@@ -207,4 +287,5 @@ def test_simulated_deals_written_and_read_back_are_the_same_hands(preset):
             declared = tuple(format_declarations(items) for items in deal.roem_entry())
             if not any(declared):
                 declared = ("", "")
-        round_trip(ruleset, result, declared)
+        for style in sheet.MarkStyle:
+            round_trip(ruleset, result, declared, style=style)
