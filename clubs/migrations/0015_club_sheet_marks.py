@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0013_clublog_deletions'),
+        ('clubs', '0014_clublog_params_in_readers_language'),
     ]
 
     operations = [
