@@ -27,6 +27,8 @@ import io
 
 import openpyxl
 import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.translation import gettext
 
@@ -37,6 +39,7 @@ from tests import factories
 from tests.scoring.exports.conftest import pdf_pages
 from tests.scoring.test_club_rules import by_name, check_in, configure, seat
 from tournaments import services
+from tournaments.models import Competition
 from tournaments.words import describe_periods
 
 pytestmark = pytest.mark.django_db
@@ -199,13 +202,27 @@ def test_best_evenings_a_period_and_best_periods_rank_b_to_the_top(
     assert gettext("Periods") in player and "Spring" in player
 
 
-def test_a_season_of_periods_needs_a_positive_count_and_a_league_or_season(logged_in, club):
-    page = logged_in.post(
-        reverse("tournaments:competition-create", kwargs={"club": club.slug}),
-        {"name": "x", "best_periods": "0"},
+def test_best_periods_is_validated_by_the_model_the_database_and_the_settings_page(logged_in, club):
+    competition = Competition(
+        club=club,
+        name="Toernooi",
+        format="tournament",
+        start_date=datetime.date(2026, 9, 1),
+        end_date=datetime.date(2026, 9, 1),
+        best_periods=2,
     )
-    assert page.status_code == 200
-    assert "best_periods" in page.context["form"].errors
+    with pytest.raises(ValidationError) as caught:
+        competition.full_clean()
+    assert "best_periods" in caught.value.error_dict
+    competition.format, competition.best_periods = "season", 0
+    with pytest.raises(ValidationError) as caught:
+        competition.full_clean()
+    assert "best_periods" in caught.value.error_dict
+    with pytest.raises(IntegrityError), transaction.atomic():
+        competition.save()  # the check constraint holds without clean()
+    with pytest.raises(AssertionError):  # the settings page refuses it, saves nothing
+        configure(logged_in, club, best_periods=0)
+    assert not Competition.objects.filter(club=club).exists()
 
 
 def test_the_average_per_evening_divides_by_evenings_and_says_so(
