@@ -69,13 +69,16 @@ Members already in the club
     without numbers. The e-mail address does not find a member that another
     row of the file is by number or name (a family shares an address), a
     member two members share it with, or a member with another number than the
-    row's; the preview says "found by the e-mail address". The columns the file has are
-    the truth: each value that differs is a change (an empty cell clears the
-    field; an empty ``actief``/``gast`` means ja/nee as for a new member), shown
-    in the preview as field: old -> new and applied when confirmed. Columns the
-    file does not have are left alone. A row without differences is skipped as
-    already a member. A change that would give a member another member's
-    number or name is an error.
+    row's; the preview says "found by the e-mail address". Its name differs, so it
+    is only a proposal: a family shares an address, and "Piet Bakker" on a list of
+    new members is not Marie Bakker renamed. The secretary ticks it per row on the
+    preview (:func:`renames_from_post`); a row not ticked is added as a new member.
+    The columns the file has are the truth: each value that differs is a change (an
+    empty cell clears the field; an empty ``actief``/``gast`` means ja/nee as for a new
+    member), shown in the preview as field: old -> new and applied when confirmed.
+    Columns the file does not have are left alone. A row without differences is skipped
+    as already a member. A change that would give a member another member's number or
+    name is an error.
 Duplicates in the file
     The same membership number twice, the same name twice (ignoring case and
     spacing), or two rows that are one member, is an error on the later row.
@@ -252,6 +255,16 @@ class Change:
     name: str  # the member's name before the import
     fields: tuple[FieldChange, ...]
     found_by: str = ""  # how the row was found when not by number or name, for the preview
+
+    @property
+    def proposed(self) -> bool:
+        """Found by the e-mail address only: applied when the secretary confirms it."""
+        return bool(self.found_by)
+
+    @property
+    def choice(self) -> str:
+        """The value of the preview's box that confirms this change (:func:`renames_from_post`)."""
+        return f"{self.row.row}-{self.member_id}"
 
     @property
     def old(self) -> dict:
@@ -691,8 +704,13 @@ def _restore_phone(row, member, plan):
     return replace(row, phone=kept)
 
 
-def _check(club, rows, columns) -> _Plan:
-    """Classify rows against each other and the club: add, change, skip, or a problem."""
+def _check(club, rows, columns, renames=None) -> _Plan:
+    """Classify rows against each other and the club: add, change, skip, or a problem.
+
+    A row found by its e-mail address only (another name) is a proposed change: on
+    the preview (``renames`` None) it is shown as one, to be confirmed; when applying,
+    it is a change when ``renames`` (row number -> member id) holds it, else the row is
+    a new member."""
     labels = column_titles() | dict(columns or {})
     present = [name for name in FIELDS if not columns or name in columns]
     index = _Index(Member.objects.filter(club=club))
@@ -757,7 +775,9 @@ def _check(club, rows, columns) -> _Plan:
             ) % {"count": len(named), "name": named[0].name}
             plan.skipped.append(Skipped(row=row, reason=reason))
             continue
-        elif (member := index.by_email_of(row, claimed)) is not None:
+        elif (member := index.by_email_of(row, claimed)) is not None and (
+            renames is None or renames.get(row.row) == member.pk
+        ):
             found_by = _("found by the e-mail address %(email)s") % {"email": member.email}
         else:
             if _WITHOUT_ZEROS.fullmatch(number) and index.zero_example:
@@ -891,6 +911,17 @@ def rows_from_token(token: str, *, club: Club, by):
 # ---------------------------------------------------------------- the service
 
 
+def renames_from_post(values) -> dict[int, int]:
+    """Row number -> member id of the proposed changes the secretary confirmed on the
+    preview (the values of its boxes, :attr:`Change.choice`); the rest is left out."""
+    renames = {}
+    for value in values:
+        row, _sep, member_id = str(value).partition("-")
+        if row.isdigit() and member_id.isdigit():
+            renames[int(row)] = int(member_id)
+    return renames
+
+
 def _changed_since(change: Change, planned, member: Member) -> bool:
     """Whether the member is no longer as the preview showed it."""
     member_id, old = planned.get(change.row.row, (None, None))
@@ -903,7 +934,7 @@ def _changed_since(change: Change, planned, member: Member) -> bool:
 
 @transaction.atomic
 def member_import_apply(
-    *, club: Club, rows, by, filename: str = "", columns=None, planned=None
+    *, club: Club, rows, by, filename: str = "", columns=None, planned=None, renames=None
 ) -> ImportResult:
     """Add the new members and change the existing ones: all of it, or nothing.
 
@@ -911,13 +942,15 @@ def member_import_apply(
     what the preview showed (:attr:`Preview.planned_changes`): a member changed
     since then rejects the import, and a row to be added that has become a
     member meanwhile is skipped. Without ``planned`` (a caller that showed no
-    preview) the changes are made as found now. A row in error rejects the
-    whole import with :class:`ImportRejected`.
+    preview) the changes are made as found now. ``renames`` (row number -> member
+    id, :func:`renames_from_post`) are the proposed changes the secretary confirmed: a
+    row found by its e-mail address only is added as a new member without one. A row
+    in error rejects the whole import with :class:`ImportRejected`.
     """
     require(by, club, Capability.IMPORT_MEMBERS)
     Club.objects.select_for_update().get(pk=club.pk)  # one import per club at a time
     rows = list(rows)
-    plan = _check(club, rows, columns)
+    plan = _check(club, rows, columns, renames=dict(renames or {}))
     problems, skipped, changes = list(plan.problems), list(plan.skipped), []
     current = Member.objects.select_for_update().in_bulk([c.member_id for c in plan.to_change])
     for change in plan.to_change:

@@ -71,6 +71,7 @@ def _member_import_apply(request, club):
             filename=filename,
             columns=columns,
             planned=planned,
+            renames=imports.renames_from_post(request.POST.getlist("rename")),
         )
     except imports.ImportRejected as exc:
         context = {"club": club, "form": MemberImportForm(), "rejected": exc.problems}

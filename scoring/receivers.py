@@ -45,8 +45,8 @@ def play_asked(sender, *, competition=None, round_=None, **kwargs) -> bool:
     return selectors.play_entered(competition=competition, round_=round_)
 
 
-def finished_tables_asked(sender, *, round_, **kwargs) -> set[int]:
-    return selectors.round_finished_tables(round_=round_)
+def finished_tables_asked(sender, *, round_, lock=(), **kwargs) -> set[int]:
+    return selectors.round_finished_tables(round_=round_, lock=lock)
 
 
 def open_games_asked(sender, *, evening, **kwargs) -> int:

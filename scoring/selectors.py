@@ -471,8 +471,17 @@ def play_entered(*, competition=None, round_=None) -> bool:
     return hands.exists()
 
 
-def round_finished_tables(*, round_) -> set[int]:
-    """The ids of the round's tables that have finished: their game is confirmed."""
+def round_finished_tables(*, round_, lock=()) -> set[int]:
+    """The ids of the round's tables that have finished: their game is confirmed. The
+    games of the tables in ``lock`` are locked first (until the transaction ends), so
+    what is read of them holds while the caller acts on it."""
+    if lock:
+        list(
+            Game.objects.filter(table__round=round_, table_id__in=lock)
+            .select_for_update(of=("self",))
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
     return set(
         Game.objects.filter(table__round=round_, status=Game.Status.CONFIRMED).values_list(
             "table_id", flat=True

@@ -286,6 +286,8 @@ def _recompute(game, hands):
     leaves it incomplete takes the confirmation away.
     """
     summary = game_recount(game, hands)
+    if game.status == Game.Status.CONFIRMED and not summary.complete:
+        _check_no_player_substitutes(game)
     if game.status != Game.Status.CONFIRMED or not summary.complete:
         game.status = Game.Status.COMPLETE if summary.complete else Game.Status.OPEN
         game.confirmed_by = ""
@@ -293,6 +295,37 @@ def _recompute(game, hands):
     game.version += 1
     game.save()
     return summary
+
+
+def _check_no_player_substitutes(game):
+    """Refuse to take the confirmation of a game away while one of its players fills
+    in as the substitute at another table of the round (the competition's
+    ``finished_may_substitute``): he was seated there because this table had finished,
+    and he cannot play on at both. The game is locked (:func:`_lock`), as the seating
+    locks it while it checks, so the two cannot pass each other."""
+    away = (
+        Seat.objects.filter(
+            round_id=game.table.round_id,
+            table__isnull=False,
+            substitute_member__in=Seat.objects.filter(
+                table_id=game.table_id, member__isnull=False
+            ).values("member_id"),
+        )
+        .exclude(table_id=game.table_id)
+        .select_related("table", "substitute_member")
+        .order_by("table__number")
+        .first()
+    )
+    if away is not None:
+        raise ValidationError(
+            _(
+                "%(name)s fills in as the substitute at table %(table)s in this round; "
+                "seat another substitute there first. A correction that leaves this game "
+                "incomplete takes its confirmation away, and %(name)s would have to play "
+                "on here."
+            )
+            % {"name": away.substitute_member.name, "table": away.table.number}
+        )
 
 
 def _build_hand(game, number, data: HandInput, ruleset):

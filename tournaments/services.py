@@ -645,7 +645,9 @@ def _check_free_to_substitute(seat, member, competition):
         )
     if own.table_id == seat.table_id:
         raise ValidationError(_("%(name)s already plays at this table.") % where)
-    if own.table_id not in signals.finished_tables(seat.round):
+    # His own table's game is locked while he is seated here: a correction that
+    # would take its confirmation away waits, and then sees him substituting.
+    if own.table_id not in signals.finished_tables(seat.round, lock=[own.table_id]):
         raise ValidationError(
             _(
                 "%(name)s plays at table %(table)s in this round, which has not finished: "

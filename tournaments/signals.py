@@ -30,8 +30,11 @@ Questions (the service reads every receiver's answer with ``answers()``):
   (True or False.)
 - ``open_games_asked``: with ``evening=``: how many of its games are not
   confirmed? (A number.)
-- ``finished_tables_asked``: with ``round_=``: which of its tables have finished,
-  their result confirmed? (A set of table ids.)
+- ``finished_tables_asked``: with ``round_=`` and ``lock=`` (table ids): which of its
+  tables have finished, their result confirmed? (A set of table ids.) The games of
+  the ``lock`` tables are locked until the transaction ends, so their answer holds
+  for it (scoring refuses to take a confirmation away while a player of that
+  table substitutes elsewhere in the round).
 - ``results_asked``: with ``evenings=`` (a query): what results hang on them? (A
   dict of counts: ``games``, ``confirmed`` games, ``hands``, ``adjustments``.)
 """
@@ -55,6 +58,9 @@ def answers(signal, sender, **kwargs) -> list:
     return [answer for _receiver, answer in signal.send(sender=sender, **kwargs)]
 
 
-def finished_tables(round_) -> set[int]:
-    """The ids of ``round_``'s tables whose result is confirmed (``finished_tables_asked``)."""
-    return set().union(*answers(finished_tables_asked, sender=type(round_), round_=round_))
+def finished_tables(round_, *, lock=()) -> set[int]:
+    """The ids of ``round_``'s tables whose result is confirmed (``finished_tables_asked``);
+    the games of the tables in ``lock`` are locked until the transaction ends."""
+    return set().union(
+        *answers(finished_tables_asked, sender=type(round_), round_=round_, lock=tuple(lock))
+    )

@@ -941,3 +941,61 @@ def test_a_number_without_zeros_that_two_members_could_be_is_refused(club):
     # The name tells which one it is.
     preview = preview_of(club, csv_bytes([["Naam", "Lidnummer"], ["Kees", "45"]]))
     assert preview.ok and preview.to_change == [] and preview.skipped[0].row.name == "Kees"
+
+
+def test_a_new_member_sharing_a_family_address_is_only_proposed_as_a_rename(admin_client, club):
+    marie = factories.member(club, "Marie Bakker", email="fam@example.org", phone="0101111111")
+    data = csv_bytes([["Naam", "E-mail", "Telefoon"], ["Piet Bakker", "fam@example.org", "0612"]])
+    response = upload(admin_client, club, data, "nieuwe-leden.csv")
+    preview = response.context["preview"]
+    # The preview proposes it, unticked: the box's value is row 2 and Marie's id.
+    [change] = preview.to_change
+    assert (change.member_id, change.proposed, change.choice) == (marie.pk, True, f"2-{marie.pk}")
+    page = response.content.decode()
+    assert f'name="rename" value="2-{marie.pk}"' in page
+    assert "Piet Bakker is Marie Bakker: change this member" in page
+    # Applied without ticking it: Piet is a new member, Marie stays as she was.
+    admin_client.post(import_url(club), {"token": response.context["token"]})
+    marie.refresh_from_db()
+    assert (marie.name, marie.email, marie.phone) == (
+        "Marie Bakker",
+        "fam@example.org",
+        "0101111111",
+    )
+    piet = Member.objects.get(club=club, name="Piet Bakker")
+    assert (piet.email, piet.phone) == ("fam@example.org", "0612")
+    assert Member.objects.filter(club=club).count() == 2
+
+
+def test_the_service_without_confirmed_renames_adds_the_row(club):
+    marie = factories.member(club, "Marie Bakker", email="fam@example.org")
+    preview = preview_of(club, csv_bytes([["Naam", "E-mail"], ["Piet Bakker", "fam@example.org"]]))
+    result = imports.member_import_apply(
+        club=club,
+        rows=preview.rows,
+        by=factories.role(club, "admin"),
+        columns=preview.columns,
+        planned=preview.planned_changes,
+    )
+    assert ([m.name for m in result.added], result.changed) == (["Piet Bakker"], [])
+    marie.refresh_from_db()
+    assert marie.name == "Marie Bakker"
+
+
+def test_a_confirmed_rename_changes_the_member_found_by_e_mail(admin_client, club):
+    marie = factories.member(club, "Marie Bakker", email="marie@example.org")
+    data = csv_bytes([["Naam", "E-mail"], ["Marie de Vries", "marie@example.org"]])
+    response = upload(admin_client, club, data, "leden.csv")
+    # A box for another row or member is ignored; Marie's own is the confirmation.
+    boxes = [f"3-{marie.pk}", f"2-{marie.pk + 1}", "nonsense", f"2-{marie.pk}"]
+    admin_client.post(import_url(club), {"token": response.context["token"], "rename": boxes})
+    marie.refresh_from_db()
+    assert marie.name == "Marie de Vries"
+    assert Member.objects.filter(club=club).count() == 1
+    log = ClubLog.objects.get(club=club, action=ClubLog.Action.MEMBER_IMPORT)
+    assert [item["pk"] for item in log.detail["changed"]] == [marie.pk]
+    assert log.detail["added"] == []
+
+
+def test_renames_from_post_reads_only_row_and_member_numbers():
+    assert imports.renames_from_post(["2-17", "x-3", "4-", "5-9"]) == {2: 17, 5: 9}

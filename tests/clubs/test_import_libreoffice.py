@@ -218,7 +218,13 @@ def test_members_renamed_in_a_sheet_without_numbers_are_found_by_e_mail(client, 
     ]
     page = response.content.decode()
     assert "found by the e-mail address jan@example.nl" in page
-    client.post(url, {"token": response.context["token"]})
+    # Each is a proposal the secretary ticks (a family may share an address).
+    boxes = [f"{change.row.row}-{change.member_id}" for change in preview.to_change]
+    assert boxes == [f"2-{jan.pk}", f"5-{marie.pk}"]
+    for box in boxes:
+        assert f'name="rename" value="{box}"' in page
+    assert "Jan de Vries is Jan Jansen: change this member" in page
+    client.post(url, {"token": response.context["token"], "rename": boxes})
     assert stored(club) == sorted(
         [
             (jan.pk, "Jan de Vries", "0045", "0612345678"),

@@ -22,6 +22,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models.query import QuerySet
 from django.urls import reverse
 from django.utils import translation
 
@@ -209,3 +210,76 @@ def test_only_the_evenings_own_club_directors_seat_the_substitute(
         with pytest.raises(PermissionDenied):
             services.seat_substitute_set(seat=empty_seat(first), member=players["D"], by=user)
     assert empty_seat(first).substitute_member is None
+
+
+def substituting(monkeypatch, logged_in, club, players, director):
+    """Round 1 with table 1 confirmed (A plays 100 - 62) and D, of table 1, filling in
+    at table 2."""
+    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+    first = start(monkeypatch, competition, players, director)
+    play(table(first, 1), director, "A", 100)
+    services.seat_substitute_set(seat=empty_seat(first), member=players["D"], by=director)
+    return first
+
+
+def test_seating_the_substitute_locks_his_own_tables_game(
+    monkeypatch, logged_in, club, players, director
+):
+    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+    first = start(monkeypatch, competition, players, director)
+    play(table(first, 1), director, "A", 100)
+    locked = []
+    real = QuerySet.select_for_update
+
+    def spy(self, *args, **kwargs):
+        query = real(self, *args, **kwargs)
+        if self.model is Game:
+            locked.append(query)
+        return query
+
+    monkeypatch.setattr(QuerySet, "select_for_update", spy)
+    services.seat_substitute_set(seat=empty_seat(first), member=players["D"], by=director)
+    # Only D's own table (table 1) is locked, not the table he fills in at.
+    assert [set(query.values_list("table__number", flat=True)) for query in locked] == [{1}]
+
+
+def test_a_correction_that_reopens_his_own_table_is_refused_while_he_substitutes(
+    monkeypatch, logged_in, club, players, director
+):
+    first = substituting(monkeypatch, logged_in, club, players, director)
+    own = table(first, 1)
+    with pytest.raises(ValidationError) as info:
+        scoring_services.game_enter_sheet(game=own, rows=[], by=director, reason="wrong table")
+    assert info.value.messages == [
+        "Speler D fills in as the substitute at table 2 in this round; seat another "
+        "substitute there first. A correction that leaves this game incomplete takes its "
+        "confirmation away, and Speler D would have to play on here."
+    ]
+    own.refresh_from_db()
+    assert (own.status, own.hands_entered, own.total_a) == (Game.Status.CONFIRMED, 1, 100)
+    assert empty_seat(first).substitute_member == players["D"]
+
+
+def test_a_correction_that_keeps_his_table_complete_keeps_him_substituting(
+    monkeypatch, logged_in, club, players, director
+):
+    first = substituting(monkeypatch, logged_in, club, players, director)
+    own = table(first, 1)
+    row = scoring_services.HandInput(playing="A", points_a=110, points_b=52)
+    scoring_services.game_enter_sheet(game=own, rows=[row], by=director, reason="typo")
+    own.refresh_from_db()
+    # Still one hand of one: complete, so confirmed, now 110 - 52.
+    assert (own.status, own.total_a, own.total_b) == (Game.Status.CONFIRMED, 110, 52)
+    assert empty_seat(first).substitute_member == players["D"]
+
+
+def test_once_another_substitute_is_seated_his_table_can_be_reopened(
+    monkeypatch, logged_in, club, players, director
+):
+    first = substituting(monkeypatch, logged_in, club, players, director)
+    guest = factories.member(club, "Speler H")  # not present, no seat this round
+    services.seat_substitute_set(seat=empty_seat(first), member=guest, by=director)
+    own = table(first, 1)
+    scoring_services.game_enter_sheet(game=own, rows=[], by=director, reason="wrong table")
+    own.refresh_from_db()
+    assert (own.status, own.hands_entered) == (Game.Status.OPEN, 0)
