@@ -294,7 +294,7 @@ def _results_import_apply(request, club, competition, context):
             limits=importers.PAGE_LIMITS,
             # The preview's answers for names close to members' (NearName.field).
             name_choices={
-                key: value[:20] for key, value in request.POST.items() if key.startswith("near-")
+                key: value[:40] for key, value in request.POST.items() if key.startswith("near-")
             },
         )
     except importers.ImportRejected as exc:

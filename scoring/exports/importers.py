@@ -64,10 +64,17 @@ Names
     the box on the upload page), once per name. An unknown name close to a
     member's (``common.text.names_close``: Renee beside Renée, Jansen beside
     Janssen) never becomes a member on its own: the preview asks, per name,
-    whether it is that member or a new one, and applying needs the answers.
+    whether it is that member or a new one, and applying needs the answers. So
+    is a new name close to a new name on an earlier row (Renee and Renée, neither
+    a member): the same new member, or another. An answer that makes one member
+    two rows of an evening (or round, or the same game) is a problem of the
+    later row, and the page keeps the file to answer again.
 Twice
     Importing the same file twice adds nothing: an evening that already exists
-    with the same games, hands and sit-outs is skipped. An existing evening
+    with the same games, hands and sit-outs is skipped. Players are compared by
+    member, so a close name answered as a member is that member again; the
+    preview, not answered yet, takes the evening as the same when one answer
+    makes it so. An existing evening
     with other results is an error (remove it, or the rows, first); an
     existing evening without rounds (planned) gets the imported rounds.
 Files
@@ -271,10 +278,26 @@ class NearName:
     row: int
     column: str
     members: tuple  # ((member id, name), ...)
+    #: Names on earlier rows, not members, to be added as new members: ((answer, name), ...).
+    others: tuple = ()
 
     @property
     def field(self):
-        return "near-" + hashlib.sha256(name_key(self.name).encode()).hexdigest()[:16]
+        return "near-" + _name_hash(self.name)
+
+    @property
+    def names(self):
+        """The names it may be: the members', then the file's."""
+        return [name for _pk, name in self.members] + [name for _value, name in self.others]
+
+
+def _name_hash(name):
+    return hashlib.sha256(name_key(name).encode()).hexdigest()[:16]
+
+
+def _same_as(name):
+    """The answer that a close name is ``name``, a new player of the same file."""
+    return "same-" + _name_hash(name)
 
 
 @dataclass
@@ -338,6 +361,8 @@ class ResultsPreview:
     _members: dict = field(default_factory=dict, repr=False)  # name key -> member id
     #: Close names not answered yet (the preview): name key -> the members it may be.
     _pending: dict = field(default_factory=dict, repr=False)
+    #: A new name answered as another new name of the file: name key -> that name's key.
+    _aliases: dict = field(default_factory=dict, repr=False)
     _places: dict = field(default_factory=dict, repr=False)  # TotalEntry -> its place
 
     @property
@@ -1304,7 +1329,7 @@ def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
     first = {}  # name key -> (name, row, column key)
     for name, row, column in first_seen:
         first.setdefault(name_key(name), (name, row, column))
-    members, new = {}, []
+    members, new, aliases = {}, [], {}
     for key, (name, row, column) in sorted(first.items(), key=lambda item: item[1][1]):
         if len(exact.get(name, [])) == 1:
             members[key] = exact[name][0]
@@ -1351,6 +1376,30 @@ def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
             else:
                 members[key] = None  # asked on the preview; applying needs the answer
                 preview._pending[key] = tuple(pk for pk, _name in close)
+        elif others := tuple((_same_as(other), other) for other in new if names_close(name, other)):
+            # Renee and Renée, neither a member: one may be the other.
+            near = NearName(name, row, title[column], (), others)
+            preview.near.append(near)
+            answer = str(choices.get(near.field, ""))
+            same = dict(others).get(answer)
+            members[key] = None
+            if answer == "new":
+                new.append(name)
+            elif same is not None:
+                aliases[key] = name_key(same)
+            elif not asking:
+                preview.add(
+                    Problem(
+                        _(
+                            "%(name)s is not a member, and neither is %(names)s on an earlier "
+                            "row, to be added: say whether it is the same player or another "
+                            "new member."
+                        )
+                        % {"name": name, "names": ", ".join(n for _value, n in others)},
+                        row=row,
+                        column=title[column],
+                    )
+                )
         elif create_members:
             members[key] = None
             new.append(name)
@@ -1367,6 +1416,7 @@ def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
                 )
             )
     preview.new_members = new
+    preview._aliases = aliases
     return members
 
 
@@ -1380,9 +1430,11 @@ def _check_members_once(games, sitouts, totals, preview):
 
     def once(when, round_number, name, row, column):
         key = name_key(name)
-        member = members.get(key)
-        if member is None:
-            return
+        if key not in members:
+            return  # not resolved: a problem already
+        member = members[key]
+        if member is None:  # a new member, perhaps the same as another name
+            member = ("name", preview._aliases.get(key, key))
         other_key, other, other_row = seen.setdefault(
             (when, round_number, member), (key, name, row)
         )
@@ -1842,6 +1894,8 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
         added = Member.objects.bulk_create(added)
         for member in added:
             members[name_key(member.name)] = member.pk
+    for key, same in preview._aliases.items():  # one new member under two names
+        members[key] = members[same]
 
     new_evenings = [
         Evening(

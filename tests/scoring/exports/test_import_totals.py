@@ -525,3 +525,66 @@ def test_the_page_keeps_the_file_when_the_answers_are_refused_so_they_can_be_giv
     assert answer.status_code == 302
     assert Adjustment.objects.get(points=3000).member.name == "Jansen"
     assert list(tmp_path.glob("imports/*.upload")) == []
+
+
+# ---------------------------------------------------------------- two close names, both new
+
+
+def test_two_close_new_names_of_one_file_are_asked_and_can_be_one_new_member(competition, members):
+    competition.club.members.filter(name="Renée").delete()
+    data = totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-15;Renée;3000;0;1"])
+    found = preview(competition, data, "totals.csv", create_members=True)
+    assert found.ok and found.can_apply
+    assert found.new_members == ["Renee"]  # the first; the second is asked
+    [near] = found.near
+    assert (near.name, near.row, near.members, near.names) == ("Renée", 3, (), ["Renee"])
+    [(same, _name)] = near.others
+    # Applied without an answer: refused, pointing at the row.
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, data, "totals.csv", create_members=True)
+    assert [(p.row, p.column) for p in info.value.problems] == [(3, "Naam")]
+    result = apply(
+        competition, data, "totals.csv", create_members=True, name_choices={near.field: same}
+    )
+    [renee] = result.new_members
+    assert renee.name == "Renee" and not club_has("Renée", competition)
+    assert [a.member for a in Adjustment.objects.order_by("evening__date")] == [renee, renee]
+
+
+def test_two_close_new_names_can_be_two_new_members(competition, members):
+    competition.club.members.filter(name="Renée").delete()
+    data = totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-08;Renée;3000;0;2"])
+    [near] = preview(competition, data, "totals.csv", create_members=True).near
+    result = apply(
+        competition, data, "totals.csv", create_members=True, name_choices={near.field: "new"}
+    )
+    assert sorted(m.name for m in result.new_members) == ["Renee", "Renée"]
+
+
+def test_two_close_new_names_answered_as_one_on_the_same_evening_is_a_problem(competition, members):
+    competition.club.members.filter(name="Renée").delete()
+    data = totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-08;Renée;3000;0;2"])
+    [near] = preview(competition, data, "totals.csv", create_members=True).near
+    [(same, _name)] = near.others
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, data, "totals.csv", create_members=True, name_choices={near.field: same})
+    assert [(p.row, p.column) for p in info.value.problems] == [(3, "Naam")]
+    assert not club_has("Renee", competition)
+
+
+def test_the_preview_page_offers_the_earlier_new_name_as_an_answer(
+    competition, members, client, club, settings, tmp_path
+):
+    competition.club.members.filter(name="Renée").delete()
+    settings.DATA_DIR = tmp_path
+    client.force_login(factories.role(club, "director"))
+    url = reverse("exports:results-import", kwargs={"club": club.slug, "pk": competition.pk})
+    file = io.BytesIO(totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-15;Renée;3000;0;1"]))
+    file.name = "totalen.csv"
+    page = client.post(url, {"file": file, "create_members": "on"})
+    [near] = page.context["preview"].near
+    [(same, _name)] = near.others
+    assert f'value="{same}"' in page.content.decode()
+    answer = client.post(url, {"token": page.context["token"], near.field: same})
+    assert answer.status_code == 302
+    assert {a.member.name for a in Adjustment.objects.all()} == {"Renee"}
