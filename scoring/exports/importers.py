@@ -1376,8 +1376,11 @@ def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
             else:
                 members[key] = None  # asked on the preview; applying needs the answer
                 preview._pending[key] = tuple(pk for pk, _name in close)
-        elif others := tuple((_same_as(other), other) for other in new if names_close(name, other)):
-            # Renee and Renée, neither a member: one may be the other.
+        elif others := tuple(
+            (_same_as(other), other) for other in new if names_close(name, other, typos=False)
+        ):
+            # Renee and Renée, neither a member: one may be the other. Not one letter
+            # apart: a file of new players has Speler 721 and Speler 722.
             near = NearName(name, row, title[column], (), others)
             preview.near.append(near)
             answer = str(choices.get(near.field, ""))
@@ -1447,7 +1450,7 @@ def _check_members_once(games, sitouts, totals, preview):
             )
         else:
             message = _(
-                "%(name)s is %(member)s, as you answered, who already plays in this round "
+                "%(name)s is %(member)s, as you answered, who already has a place in this round "
                 "on row %(other)s."
             )
         preview.add(

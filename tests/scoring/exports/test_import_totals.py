@@ -588,3 +588,10 @@ def test_the_preview_page_offers_the_earlier_new_name_as_an_answer(
     answer = client.post(url, {"token": page.context["token"], near.field: same})
     assert answer.status_code == 302
     assert {a.member.name for a in Adjustment.objects.all()} == {"Renee"}
+
+
+def test_new_names_one_letter_apart_are_not_asked(competition, members):
+    # A club's first import: numbered players, each a new member of its own.
+    data = totals_csv(["2026-09-08;Speler 721;4210;1;1", "2026-09-08;Speler 722;3000;0;2"])
+    found = preview(competition, data, "totals.csv", create_members=True)
+    assert found.near == [] and found.new_members == ["Speler 721", "Speler 722"]
