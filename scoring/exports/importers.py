@@ -1470,7 +1470,7 @@ def _check_members_once(games, sitouts, totals, preview):
         once(total.date, total.round, total.name, total.row, "name")
 
 
-def _evening_fingerprint(games, sitouts, totals=(), *, marsen=True, who=name_key):
+def _evening_fingerprint(games, sitouts, totals, *, marsen, who):
     """What an evening holds, comparable between the file and the database; without
     ``marsen`` (a file without the sit-out marsen column, as exported before it
     was added) a sit-out's marsen are left out of the comparison. ``who`` names a
