@@ -595,3 +595,21 @@ def test_new_names_one_letter_apart_are_not_asked(competition, members):
     data = totals_csv(["2026-09-08;Speler 721;4210;1;1", "2026-09-08;Speler 722;3000;0;2"])
     found = preview(competition, data, "totals.csv", create_members=True)
     assert found.near == [] and found.new_members == ["Speler 721", "Speler 722"]
+
+
+def test_the_command_adds_two_close_new_names_as_two_members_when_told_they_are_new(
+    competition, members, tmp_path
+):
+    competition.club.members.filter(name="Renée").delete()
+    path = tmp_path / "totalen.csv"
+    path.write_bytes(totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-08;Renée;3000;0;2"]))
+    arguments = ["import_results", str(path), "--club", competition.club.slug]
+    arguments += ["--competition", competition.name, "--create-members"]
+    with pytest.raises(CommandError):  # Renée is asked: the same as Renee, or new
+        call_command(*arguments, stdout=io.StringIO(), stderr=io.StringIO())
+    assert Evening.objects.count() == 0
+    out = io.StringIO()
+    call_command(*arguments, "--dry-run", stdout=out)
+    assert "Renée is not a member but close to Renee" in out.getvalue()
+    call_command(*arguments, "--close-names-are-new", stdout=io.StringIO())
+    assert club_has("Renee", competition) and club_has("Renée", competition)
