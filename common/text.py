@@ -140,14 +140,17 @@ def _letters(name: str) -> str:
     return "".join(ch for ch in decomposed if ch.isalnum() and not unicodedata.combining(ch))
 
 
-def names_close(first: str, second: str) -> bool:
+def names_close(first: str, second: str, *, typos: bool = True) -> bool:
     """True when two names differ only in accents, case, spacing or punctuation
     (Renee, Renée, René-e), or, with at least 5 letters, in one letter typed wrong,
     left out, added or swapped with its neighbour (Janssen, Jansen, Jnassen): a
-    name a person would take for the other."""
+    name a person would take for the other. Without ``typos`` only the first kind
+    (two new players of one file, Speler 721 and Speler 722, are often one letter apart)."""
     a, b = _letters(first), _letters(second)
     if a == b:
         return bool(a)
+    if not typos:
+        return False
     if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
         return False
     return _one_edit_apart(a, b)

@@ -279,7 +279,7 @@ def results_import(request, club, pk):
 
 
 def _results_import_apply(request, club, competition, context):
-    path = None
+    path, keep = None, False
     try:
         data, filename, create_members, path = _unstash(
             request.POST["token"], club, competition, request.user
@@ -294,14 +294,29 @@ def _results_import_apply(request, club, competition, context):
             limits=importers.PAGE_LIMITS,
             # The preview's answers for names close to members' (NearName.field).
             name_choices={
-                key: value[:20] for key, value in request.POST.items() if key.startswith("near-")
+                key: value[:40] for key, value in request.POST.items() if key.startswith("near-")
             },
         )
     except importers.ImportRejected as exc:
         context.update({"form": ResultsImportForm(), "rejected": exc.problems})
+        if path is not None:
+            # Refused for its answers (a close name answered as a player already on
+            # that evening), the file can still be imported: the same preview again,
+            # with its questions, keeping the file for the next answers.
+            preview = importers.results_import_preview(
+                club=club,
+                competition=competition,
+                data=data,
+                filename=filename,
+                create_members=create_members,
+                limits=importers.PAGE_LIMITS,
+            )
+            if preview.can_apply:
+                keep = True
+                context.update({"preview": preview, "token": request.POST["token"]})
         return render(request, "scoring/exports/results_import.html", context)
     finally:
-        if path is not None:
+        if path is not None and not keep:
             path.unlink(missing_ok=True)
     evenings = len(result.evenings)
     if result.totals:

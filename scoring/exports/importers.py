@@ -64,10 +64,17 @@ Names
     the box on the upload page), once per name. An unknown name close to a
     member's (``common.text.names_close``: Renee beside Renée, Jansen beside
     Janssen) never becomes a member on its own: the preview asks, per name,
-    whether it is that member or a new one, and applying needs the answers.
+    whether it is that member or a new one, and applying needs the answers. So
+    is a new name close to a new name on an earlier row (Renee and Renée, neither
+    a member): the same new member, or another. An answer that makes one member
+    two rows of an evening (or round, or the same game) is a problem of the
+    later row, and the page keeps the file to answer again.
 Twice
     Importing the same file twice adds nothing: an evening that already exists
-    with the same games, hands and sit-outs is skipped. An existing evening
+    with the same games, hands and sit-outs is skipped. Players are compared by
+    member, so a close name answered as a member is that member again; the
+    preview, not answered yet, takes the evening as the same when one answer
+    makes it so. An existing evening
     with other results is an error (remove it, or the rows, first); an
     existing evening without rounds (planned) gets the imported rounds.
 Files
@@ -131,6 +138,7 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, Member
 from clubs.permissions import Capability, require
+from common.params import parse_id
 from common.tabular import (
     Bad,
     ImportRejected,
@@ -270,10 +278,26 @@ class NearName:
     row: int
     column: str
     members: tuple  # ((member id, name), ...)
+    #: Names on earlier rows, not members, to be added as new members: ((answer, name), ...).
+    others: tuple = ()
 
     @property
     def field(self):
-        return "near-" + hashlib.sha256(name_key(self.name).encode()).hexdigest()[:16]
+        return "near-" + _name_hash(self.name)
+
+    @property
+    def names(self):
+        """The names it may be: the members', then the file's."""
+        return [name for _pk, name in self.members] + [name for _value, name in self.others]
+
+
+def _name_hash(name):
+    return hashlib.sha256(name_key(name).encode()).hexdigest()[:16]
+
+
+def _same_as(name):
+    """The answer that a close name is ``name``, a new player of the same file."""
+    return "same-" + _name_hash(name)
 
 
 @dataclass
@@ -335,6 +359,10 @@ class ResultsPreview:
     first_date: date | None = None
     last_date: date | None = None
     _members: dict = field(default_factory=dict, repr=False)  # name key -> member id
+    #: Close names not answered yet (the preview): name key -> the members it may be.
+    _pending: dict = field(default_factory=dict, repr=False)
+    #: A new name answered as another new name of the file: name key -> that name's key.
+    _aliases: dict = field(default_factory=dict, repr=False)
     _places: dict = field(default_factory=dict, repr=False)  # TotalEntry -> its place
 
     @property
@@ -1301,7 +1329,7 @@ def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
     first = {}  # name key -> (name, row, column key)
     for name, row, column in first_seen:
         first.setdefault(name_key(name), (name, row, column))
-    members, new = {}, []
+    members, new, aliases = {}, [], {}
     for key, (name, row, column) in sorted(first.items(), key=lambda item: item[1][1]):
         if len(exact.get(name, [])) == 1:
             members[key] = exact[name][0]
@@ -1331,8 +1359,8 @@ def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
             if answer == "new":
                 members[key] = None
                 new.append(name)
-            elif answer.isdigit() and int(answer) in dict(close):
-                members[key] = int(answer)
+            elif parse_id(answer) in dict(close):
+                members[key] = parse_id(answer)
             elif not asking:
                 preview.add(
                     Problem(
@@ -1347,6 +1375,34 @@ def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
                 )
             else:
                 members[key] = None  # asked on the preview; applying needs the answer
+                preview._pending[key] = tuple(pk for pk, _name in close)
+        elif others := tuple(
+            (_same_as(other), other) for other in new if names_close(name, other, typos=False)
+        ):
+            # Renee and Renée, neither a member: one may be the other. Not one letter
+            # apart: a file of new players has Speler 721 and Speler 722.
+            near = NearName(name, row, title[column], (), others)
+            preview.near.append(near)
+            answer = str(choices.get(near.field, ""))
+            same = dict(others).get(answer)
+            members[key] = None
+            if answer == "new":
+                new.append(name)
+            elif same is not None:
+                aliases[key] = name_key(same)
+            elif not asking:
+                preview.add(
+                    Problem(
+                        _(
+                            "%(name)s is not a member, and neither is %(names)s on an earlier "
+                            "row, to be added: say whether it is the same player or another "
+                            "new member."
+                        )
+                        % {"name": name, "names": ", ".join(n for _value, n in others)},
+                        row=row,
+                        column=title[column],
+                    )
+                )
         elif create_members:
             members[key] = None
             new.append(name)
@@ -1363,38 +1419,132 @@ def _resolve_names(first_seen, preview, club, create_members, *, choices=None):
                 )
             )
     preview.new_members = new
+    preview._aliases = aliases
     return members
 
 
-def _evening_fingerprint(games, sitouts, totals=(), *, marsen=True):
+def _check_members_once(games, sitouts, totals, preview):
+    """Each member once per evening (or round) after the names are resolved: a close
+    name answered as a member who is on the same evening already (Jansen is Janssen,
+    and Janssen has a row too) is a problem of its row. Names are checked before
+    (:func:`_check_places`, :func:`_check_totals`); this finds only the answers."""
+    title, members = preview.columns, preview._members
+    seen = {}  # (date, round, member id) -> (name key, name, row) of its first row
+
+    def once(when, round_number, name, row, column):
+        key = name_key(name)
+        if key not in members:
+            return  # not resolved: a problem already
+        member = members[key]
+        if member is None:  # a new member, perhaps the same as another name
+            member = ("name", preview._aliases.get(key, key))
+        other_key, other, other_row = seen.setdefault(
+            (when, round_number, member), (key, name, row)
+        )
+        if other_key == key:
+            return
+        if round_number is None:
+            message = _(
+                "%(name)s is %(member)s, as you answered, who already has a total for this "
+                "evening on row %(other)s."
+            )
+        else:
+            message = _(
+                "%(name)s is %(member)s, as you answered, who already has a place in this round "
+                "on row %(other)s."
+            )
+        preview.add(
+            Problem(
+                message % {"name": name, "member": other, "other": other_row},
+                row=row,
+                column=title[column],
+            )
+        )
+
+    for game in sorted(games.values(), key=lambda g: g.first_row):
+        for column, name in zip(NAMES, game.names, strict=True):
+            once(game.date, game.round, name, game.first_row, column)
+    for sitout in sitouts:
+        once(sitout.date, sitout.round, sitout.name, sitout.row, "north")
+    for total in sorted(totals, key=lambda t: t.row):
+        once(total.date, total.round, total.name, total.row, "name")
+
+
+def _evening_fingerprint(games, sitouts, totals, *, marsen, who):
     """What an evening holds, comparable between the file and the database; without
     ``marsen`` (a file without the sit-out marsen column, as exported before it
-    was added) a sit-out's marsen are left out of the comparison."""
+    was added) a sit-out's marsen are left out of the comparison. ``who`` names a
+    player: a member by id (:func:`_who`), so a close name answered as a member is
+    that member, not the name the club has for them."""
     return (
-        frozenset((t.round, name_key(t.name), t.points, t.marsen) for t in totals),
+        frozenset((t.round, who(t.name), t.points, t.marsen) for t in totals),
         frozenset(
             (
                 game.round,
                 game.table,
-                tuple(name_key(n) for n in game.names),
+                tuple(who(n) for n in game.names),
                 tuple(hand.inputs() for hand in game.hands),
             )
             for game in games
         ),
-        frozenset(
-            (s.round, name_key(s.name), s.points, s.marsen if marsen else None) for s in sitouts
-        ),
+        frozenset((s.round, who(s.name), s.points, s.marsen if marsen else None) for s in sitouts),
+    )
+
+
+def _who(members, guess=None):
+    """A player of the file as the database knows them: the member's id, else the
+    name (a substitute, or a member still to be added). ``guess`` (name key ->
+    member id) stands in for close names the preview has not had answered."""
+    guess = guess or {}
+
+    def who(name):
+        key = name_key(name)
+        member = members.get(key) or guess.get(key)
+        return member if member is not None else ("name", key)
+
+    return who
+
+
+def _same_evening(stored, plan, preview, *, marsen):
+    """Whether the file's evening is the stored one. In the preview a close name not
+    answered yet may be any of its members: the evening is the same when one
+    answer makes it so (applying compares again with the answers given)."""
+    members = preview._members
+    pending = {
+        key: pks
+        for key, pks in preview._pending.items()
+        if any(
+            name_key(name) == key
+            for name in (
+                *(t.name for t in plan.totals),
+                *(s.name for s in plan.sitouts),
+                *(n for g in plan.games for n in g.names),
+            )
+        )
+    }
+    keys = sorted(pending)
+    answers = [{}]
+    for key in keys[:4]:  # a few close names at most; more is not asked for at once
+        answers = [{**done, key: pk} for done in answers for pk in pending[key]][:64]
+    return any(
+        stored
+        == _evening_fingerprint(
+            plan.games, plan.sitouts, plan.totals, marsen=marsen, who=_who(members, guess)
+        )
+        for guess in answers
     )
 
 
 def _stored_fingerprints(evenings, *, marsen=True):
     """The fingerprint of each stored evening: {evening_id: fingerprint}."""
     ids = [evening.pk for evening in evenings]
-    names = defaultdict(dict)
-    for table_id, position, member_name, substitute in Seat.objects.filter(
+    names = defaultdict(dict)  # table id -> position -> member id, or ("name", substitute)
+    for table_id, position, member_id, substitute in Seat.objects.filter(
         round__evening_id__in=ids, table__isnull=False
-    ).values_list("table_id", "position", "member__name", "substitute"):
-        names[table_id][position] = member_name or substitute
+    ).values_list("table_id", "position", "member_id", "substitute"):
+        names[table_id][position] = (
+            member_id if member_id is not None else ("name", name_key(substitute))
+        )
     hands = defaultdict(list)
     for row in (
         Hand.objects.filter(game__table__round__evening_id__in=ids)
@@ -1415,22 +1565,20 @@ def _stored_fingerprints(evenings, *, marsen=True):
             (
                 round_number,
                 table_number,
-                tuple(name_key(seats.get(POSITION[key], "")) for key in NAMES),
+                tuple(seats.get(POSITION[key], ("name", "")) for key in NAMES),
                 tuple(hands.get(table_id, ())),
             )
         )
     sitouts, totals = defaultdict(set), defaultdict(set)
-    for evening_id, kind, round_number, name, points, count in Adjustment.objects.filter(
+    for evening_id, kind, round_number, member_id, points, count in Adjustment.objects.filter(
         evening_id__in=ids,
         kind__in=[Adjustment.Kind.SITOUT, Adjustment.Kind.TOTALS],
         member__isnull=False,
-    ).values_list("evening_id", "kind", "round__number", "member__name", "points", "marsen"):
+    ).values_list("evening_id", "kind", "round__number", "member_id", "points", "marsen"):
         if kind == Adjustment.Kind.TOTALS:
-            totals[evening_id].add((round_number, name_key(name), points, count))
+            totals[evening_id].add((round_number, member_id, points, count))
         else:
-            sitouts[evening_id].add(
-                (round_number, name_key(name), points, count if marsen else None)
-            )
+            sitouts[evening_id].add((round_number, member_id, points, count if marsen else None))
     return {pk: (frozenset(totals[pk]), frozenset(games[pk]), frozenset(sitouts[pk])) for pk in ids}
 
 
@@ -1494,9 +1642,7 @@ def _plan_evenings(games, sitouts, preview, competition, *, totals=()):
         elif evening.pk not in with_rounds:
             plan.existing = evening
             plans.append(plan)
-        elif stored[evening.pk] == _evening_fingerprint(
-            plan.games, plan.sitouts, plan.totals, marsen=marsen
-        ):
+        elif _same_evening(stored[evening.pk], plan, preview, marsen=marsen):
             preview.skipped.append(day)
         else:
             preview.add(
@@ -1570,6 +1716,7 @@ def _plan(
     preview._members = _resolve_names(
         first_seen, preview, club, create_members, choices=name_choices
     )
+    _check_members_once(games, sitouts, totals, preview)
     _plan_evenings(games, sitouts, preview, competition, totals=totals)
     short = [
         game
@@ -1750,6 +1897,8 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
         added = Member.objects.bulk_create(added)
         for member in added:
             members[name_key(member.name)] = member.pk
+    for key, same in preview._aliases.items():  # one new member under two names
+        members[key] = members[same]
 
     new_evenings = [
         Evening(

@@ -105,7 +105,11 @@ class Command(ClubCommand):
                     choices = {}
                     if options["close_names_are_new"] and club.pk is not None:
                         asked = importers.results_import_preview(
-                            club=club, competition=competition, data=data, filename=path.name
+                            club=club,
+                            competition=competition,
+                            data=data,
+                            filename=path.name,
+                            create_members=options["create_members"],
                         )
                         choices = {near.field: "new" for near in asked.near}
                     result = importers.results_import_apply(
@@ -146,7 +150,7 @@ class Command(ClubCommand):
                 % {
                     "row": near.row,
                     "name": near.name,
-                    "members": ", ".join(name for _pk, name in near.members),
+                    "members": ", ".join(near.names),
                 },
                 style_func=self.style.WARNING,
             )

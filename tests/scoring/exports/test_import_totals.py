@@ -403,3 +403,213 @@ def test_a_director_cannot_record_an_imported_total_by_hand(competition, members
     assert "kind" in info.value.message_dict
     assert Adjustment.Kind.TOTALS not in dict(AdjustmentForm.base_fields["kind"].choices)
     assert Adjustment.objects.count() == 0
+
+
+# ---------------------------------------------------------------- answers that name a player twice
+
+
+@pytest.fixture
+def janssen(club):
+    return factories.member(club, "Janssen")
+
+
+def test_a_close_name_answered_as_a_player_already_on_the_evening_is_a_problem_of_its_row(
+    competition, members, janssen
+):
+    data = totals_csv(["2026-09-08;Janssen;4210;1;1", "2026-09-08;Jansen;3000;0;2"])
+    [near] = preview(competition, data, "totals.csv").near
+    assert (near.name, near.row) == ("Jansen", 3)
+    before = counts()
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, data, "totals.csv", name_choices={near.field: str(janssen.pk)})
+    assert counts() == before and Adjustment.objects.count() == 0
+    [problem] = info.value.problems
+    assert (problem.row, problem.column) == (3, "Naam")
+    assert "Janssen" in problem.message and "row 2" in problem.message
+
+
+def test_a_close_name_answered_as_a_player_already_in_that_round_is_a_problem_too(
+    competition, members, janssen
+):
+    data = totals_csv(
+        ["2026-09-08;1;Janssen;2100;0", "2026-09-08;1;Jansen;1500;0", "2026-09-08;2;Jansen;1800;0"],
+        header="Datum;Ronde;Naam;Punten;Marsen",
+    )
+    [near] = preview(competition, data, "totals.csv").near
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, data, "totals.csv", name_choices={near.field: janssen.pk})
+    # Round 1 has Janssen twice (rows 2 and 3); round 2 (row 4) has him once.
+    assert [(p.row, p.column) for p in info.value.problems] == [(3, "Naam")]
+    assert "row 2" in info.value.problems[0].message
+    assert Round.objects.count() == 0
+
+
+def test_a_close_name_answered_as_a_player_at_the_same_table_is_a_problem_of_a_hand_log(
+    competition, members, janssen
+):
+    rows = game_rows(names=["Anna", "Janssen", "Cor", "Jansen"])
+    [near] = preview(competition, csv_bytes(rows)).near
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, csv_bytes(rows), name_choices={near.field: janssen.pk})
+    assert [(p.row, p.column) for p in info.value.problems] == [(2, "west")]
+    assert Seat.objects.count() == 0
+
+
+@pytest.mark.parametrize("answer", ["²", "١٢", "１２", " 1", "-1", "99999999999999999999999", "x"])
+def test_an_answer_that_is_not_one_of_the_choices_is_a_problem_of_its_row(
+    competition, members, answer
+):
+    data = totals_csv(["2026-09-08;Renee;4210;1;1"])
+    [near] = preview(competition, data, "totals.csv").near
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, data, "totals.csv", name_choices={near.field: answer})
+    assert [(p.row, p.column) for p in info.value.problems] == [(2, "Naam")]
+    assert "Renée" in info.value.problems[0].message
+    assert Evening.objects.count() == 0
+
+
+def test_a_file_with_a_close_name_imported_twice_is_skipped_the_second_time(
+    competition, members, janssen
+):
+    data = totals_csv(["2026-09-08;Anna;4210;1;1", "2026-09-08;Jansen;3000;0;2"])
+    [near] = preview(competition, data, "totals.csv").near
+    choices = {near.field: str(janssen.pk)}
+    apply(competition, data, "totals.csv", name_choices=choices)
+    assert Adjustment.objects.get(points=3000).member == janssen
+    again = preview(competition, data, "totals.csv")
+    assert again.ok, again.problems
+    assert again.skipped == [datetime.date(2026, 9, 8)] and again.evenings == []
+    before = counts()
+    result = apply(competition, data, "totals.csv", name_choices=choices)
+    assert result.skipped == [datetime.date(2026, 9, 8)] and result.evenings == []
+    assert counts() == before
+    # Answered as a new player instead, it is other results: refused, as before.
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, data, "totals.csv", name_choices={near.field: "new"})
+    assert "other results" in info.value.problems[0].message
+
+
+def test_a_hand_log_with_a_close_name_imported_twice_is_skipped_the_second_time(
+    competition, members
+):
+    data = csv_bytes(game_rows(names=["Anna", "Bert", "Cor", "Renee"]))
+    [near] = preview(competition, data).near
+    choices = {near.field: members["Renée"].pk}
+    apply(competition, data, name_choices=choices)
+    again = preview(competition, data)
+    assert again.ok and again.skipped == [datetime.date(2026, 10, 6)], again.problems
+    result = apply(competition, data, name_choices=choices)
+    assert result.evenings == [] and len(result.skipped) == 1
+
+
+def test_the_page_keeps_the_file_when_the_answers_are_refused_so_they_can_be_given_again(
+    competition, members, janssen, client, club, settings, tmp_path
+):
+    settings.DATA_DIR = tmp_path
+    client.force_login(factories.role(club, "director"))
+    url = reverse("exports:results-import", kwargs={"club": club.slug, "pk": competition.pk})
+    file = io.BytesIO(totals_csv(["2026-09-08;Janssen;4210;1;1", "2026-09-08;Jansen;3000;0;2"]))
+    file.name = "totalen.csv"
+    page = client.post(url, {"file": file})
+    [near] = page.context["preview"].near
+    token = page.context["token"]
+    refused = client.post(url, {"token": token, near.field: janssen.pk})
+    assert refused.status_code == 200
+    [problem] = refused.context["rejected"]
+    assert problem.row == 3
+    # The same preview, with its questions, to answer again.
+    assert refused.context["token"] and f'name="{near.field}"' in refused.content.decode()
+    refused = client.post(url, {"token": refused.context["token"], near.field: "²"})
+    assert refused.status_code == 200 and refused.context["rejected"]
+    answer = client.post(url, {"token": refused.context["token"], near.field: "new"})
+    assert answer.status_code == 302
+    assert Adjustment.objects.get(points=3000).member.name == "Jansen"
+    assert list(tmp_path.glob("imports/*.upload")) == []
+
+
+# ---------------------------------------------------------------- two close names, both new
+
+
+def test_two_close_new_names_of_one_file_are_asked_and_can_be_one_new_member(competition, members):
+    competition.club.members.filter(name="Renée").delete()
+    data = totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-15;Renée;3000;0;1"])
+    found = preview(competition, data, "totals.csv", create_members=True)
+    assert found.ok and found.can_apply
+    assert found.new_members == ["Renee"]  # the first; the second is asked
+    [near] = found.near
+    assert (near.name, near.row, near.members, near.names) == ("Renée", 3, (), ["Renee"])
+    [(same, _name)] = near.others
+    # Applied without an answer: refused, pointing at the row.
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, data, "totals.csv", create_members=True)
+    assert [(p.row, p.column) for p in info.value.problems] == [(3, "Naam")]
+    result = apply(
+        competition, data, "totals.csv", create_members=True, name_choices={near.field: same}
+    )
+    [renee] = result.new_members
+    assert renee.name == "Renee" and not club_has("Renée", competition)
+    assert [a.member for a in Adjustment.objects.order_by("evening__date")] == [renee, renee]
+
+
+def test_two_close_new_names_can_be_two_new_members(competition, members):
+    competition.club.members.filter(name="Renée").delete()
+    data = totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-08;Renée;3000;0;2"])
+    [near] = preview(competition, data, "totals.csv", create_members=True).near
+    result = apply(
+        competition, data, "totals.csv", create_members=True, name_choices={near.field: "new"}
+    )
+    assert sorted(m.name for m in result.new_members) == ["Renee", "Renée"]
+
+
+def test_two_close_new_names_answered_as_one_on_the_same_evening_is_a_problem(competition, members):
+    competition.club.members.filter(name="Renée").delete()
+    data = totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-08;Renée;3000;0;2"])
+    [near] = preview(competition, data, "totals.csv", create_members=True).near
+    [(same, _name)] = near.others
+    with pytest.raises(importers.ImportRejected) as info:
+        apply(competition, data, "totals.csv", create_members=True, name_choices={near.field: same})
+    assert [(p.row, p.column) for p in info.value.problems] == [(3, "Naam")]
+    assert not club_has("Renee", competition)
+
+
+def test_the_preview_page_offers_the_earlier_new_name_as_an_answer(
+    competition, members, client, club, settings, tmp_path
+):
+    competition.club.members.filter(name="Renée").delete()
+    settings.DATA_DIR = tmp_path
+    client.force_login(factories.role(club, "director"))
+    url = reverse("exports:results-import", kwargs={"club": club.slug, "pk": competition.pk})
+    file = io.BytesIO(totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-15;Renée;3000;0;1"]))
+    file.name = "totalen.csv"
+    page = client.post(url, {"file": file, "create_members": "on"})
+    [near] = page.context["preview"].near
+    [(same, _name)] = near.others
+    assert f'value="{same}"' in page.content.decode()
+    answer = client.post(url, {"token": page.context["token"], near.field: same})
+    assert answer.status_code == 302
+    assert {a.member.name for a in Adjustment.objects.all()} == {"Renee"}
+
+
+def test_new_names_one_letter_apart_are_not_asked(competition, members):
+    # A club's first import: numbered players, each a new member of its own.
+    data = totals_csv(["2026-09-08;Speler 721;4210;1;1", "2026-09-08;Speler 722;3000;0;2"])
+    found = preview(competition, data, "totals.csv", create_members=True)
+    assert found.near == [] and found.new_members == ["Speler 721", "Speler 722"]
+
+
+def test_the_command_adds_two_close_new_names_as_two_members_when_told_they_are_new(
+    competition, members, tmp_path
+):
+    competition.club.members.filter(name="Renée").delete()
+    path = tmp_path / "totalen.csv"
+    path.write_bytes(totals_csv(["2026-09-08;Renee;4210;1;1", "2026-09-08;Renée;3000;0;2"]))
+    arguments = ["import_results", str(path), "--club", competition.club.slug]
+    arguments += ["--competition", competition.name, "--create-members"]
+    with pytest.raises(CommandError):  # Renée is asked: the same as Renee, or new
+        call_command(*arguments, stdout=io.StringIO(), stderr=io.StringIO())
+    assert Evening.objects.count() == 0
+    out = io.StringIO()
+    call_command(*arguments, "--dry-run", stdout=out)
+    assert "Renée is not a member but close to Renee" in out.getvalue()
+    call_command(*arguments, "--close-names-are-new", stdout=io.StringIO())
+    assert club_has("Renee", competition) and club_has("Renée", competition)
