@@ -314,14 +314,19 @@ def _build_hand(game, number, data: HandInput, ruleset):
         score_b=result.scores[1],
         nat=result.nat,
         verzaakt=data.verzaakt if ruleset.verzaken_rule.ends_hand else "",
+        offender=data.offender if _punishes_the_player(data, ruleset) else "",
     )
+
+
+def _punishes_the_player(data: HandInput, ruleset):
+    return bool(data.verzaakt) and ruleset.verzaken_rule is rules.VerzakenRule.PERSONAL
 
 
 def _offender_penalty(game, number, data: HandInput, ruleset, by):
     """Under ``VerzakenRule.PERSONAL``: the -penalty of the player who reneged in hand
     ``number``, as an adjustment of the hand's round (None when nobody reneged or the
     rule set does not punish the player). The seat must be of the team that verzaakt."""
-    if not data.verzaakt or ruleset.verzaken_rule is not rules.VerzakenRule.PERSONAL:
+    if not _punishes_the_player(data, ruleset):
         return None
     if data.offender not in Seat.TEAM_OF or Seat.TEAM_OF[data.offender] != data.verzaakt:
         raise ValidationError(
@@ -397,12 +402,13 @@ def hand_preview(*, game: Game, data: HandInput, number=None) -> rules.HandResul
 
 def hand_same_as(*, hand: Hand, data: HandInput) -> bool:
     """Whether ``data``, entered as ``hand``'s number, is what ``hand`` stores: the
-    same inputs as the rules core reads them (a second phone entering the same hand)."""
+    same inputs as the rules core reads them (a second phone entering the same hand),
+    and, where the player who reneged gets the penalty, the same seat reneged."""
     try:
         built = _build_hand(hand.game, hand.number, data, game_ruleset(hand.game))
     except ValidationError:
         return False
-    return _inputs(built) == _inputs(hand)
+    return (_inputs(built), built.offender) == (_inputs(hand), hand.offender)
 
 
 def hand_record(**kwargs) -> Hand:
@@ -467,12 +473,14 @@ def hand_record_or_get(
     hand.client_id = client_id or None
     hand.entered_by = _user(by)
     hand.entered_via = via
+    if penalty is not None:
+        penalty.save()
+        hand.penalty = penalty
     _clean(hand)
     hand.save()
     after = hand_snapshot(hand)
     if penalty is not None:
-        penalty.save()
-        # The hand's audit entry names its penalty, so that undoing the hand withdraws it.
+        # The hand's audit entry names its penalty, for the record.
         after["penalty"] = penalty.pk
     _recompute(game, [*hands, hand])
     AuditEntry.objects.create(
@@ -529,14 +537,11 @@ def hand_replace(
                 % {"number": cut}
             )
     before = hand_snapshot(old)
-    for name in (*HAND_INPUTS, "score_a", "score_b", "nat"):
+    for name in (*HAND_INPUTS, "score_a", "score_b", "nat", "offender"):
         setattr(old, name, getattr(hand, name))
     old.client_id = client_id or None
     old.entered_by = _user(by)
     hand = hands[index] = old
-    _clean(hand)
-    hand.save()
-    _recompute(game, hands)
     # The penalty follows the chosen version: the stored one's is withdrawn, this
     # version's (if it names an offender) recorded and named by the edit entry.
     _withdraw_penalty(
@@ -546,9 +551,14 @@ def hand_replace(
         reason=_("Hand %(number)s replaced: its verzaken penalty is withdrawn")
         % {"number": hand.number},
     )
-    after = hand_snapshot(hand)
     if penalty is not None:
         penalty.save()
+    hand.penalty = penalty
+    _clean(hand)
+    hand.save()
+    _recompute(game, hands)
+    after = hand_snapshot(hand)
+    if penalty is not None:
         after["penalty"] = penalty.pk
     AuditEntry.objects.create(
         game=game,

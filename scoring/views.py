@@ -63,7 +63,7 @@ from common.forms import apply_validation_error
 from common.params import id_or_404, parse_int
 from common.tables import configure_table
 from common.text import clean_line
-from tournaments.models import Evening, Round, Table
+from tournaments.models import Evening, Round, Seat, Table
 
 from . import selectors, services
 from .forms import (
@@ -171,6 +171,9 @@ def _describe(data):
         text += ", " + _("%(team)s verzaakt") % {
             "team": _("wij") if data.verzaakt == "A" else _("zij")
         }
+    if getattr(data, "offender", ""):
+        # Under the personal rule the hand counts as played: who gets the penalty.
+        text += ", " + _("%(seat)s reneged") % {"seat": Seat.Position(data.offender).label}
     return text
 
 
@@ -386,6 +389,7 @@ def _hand_json(hand):
     if hand.has_declarations:
         data.update(declared_a=hand.declared_a, declared_b=hand.declared_b)
     data.update(score_a=hand.score_a, score_b=hand.score_b, nat=hand.nat, text=_describe(hand))
+    data["offender"] = hand.offender
     return data
 
 

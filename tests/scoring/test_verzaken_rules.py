@@ -286,3 +286,64 @@ def test_undoing_a_hand_entered_on_the_grid_finds_no_penalty(club, director):
     services.hand_undo(game=table.game)
     assert not Adjustment.objects.exists()
     assert not Hand.objects.filter(game=table.game).exists()
+
+
+def test_the_same_hand_from_the_other_phone_names_the_same_player_who_reneged(club, director):
+    """Under the personal rule a hand "East reneged" is not the hand "West reneged" nor
+    the hand without verzaken: the other phone's version would lose its penalty."""
+    table = boompje(club, director, verzaken_rule="personal")
+    east = HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E")
+    stored = services.hand_record(game=table.game, data=east)
+    assert stored.offender == "E" and stored.penalty.member == table.seats["E"]
+    assert services.hand_same_as(hand=stored, data=east)
+    west = HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="W")
+    assert not services.hand_same_as(hand=stored, data=west)
+    assert not services.hand_same_as(
+        hand=stored, data=HandInput(playing="B", points_a=72, points_b=90)
+    )
+    # And the other way round: a stored hand without verzaken is not "East reneged".
+    services.hand_undo(game=table.game)
+    plain = services.hand_record(
+        game=table.game, data=HandInput(playing="B", points_a=72, points_b=90)
+    )
+    assert plain.offender == "" and not services.hand_same_as(hand=plain, data=east)
+
+
+def test_the_other_phones_hand_with_another_player_who_reneged_is_a_conflict(
+    club, director, client
+):
+    """Through the phone's JSON: hand 1 stored with East reneged; the other phone sends
+    hand 1 with West reneged: shown as a conflict (409), not taken as the same hand."""
+    table = boompje(club, director, verzaken_rule="personal")
+    services.hand_record(
+        game=table.game,
+        data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E"),
+    )
+    body = {
+        "number": 1,
+        "keeper": "A",
+        "client_id": "other-phone",
+        "playing": "B",
+        "points_a": 72,
+        "points_b": 90,
+        "verzaakt": "B",
+        "offender": "W",
+    }
+    response = client.post(
+        entry_url(table.table, "table-hands-json"),
+        body,
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 409, response.content.decode()[:500]
+    conflict = response.json()
+    assert conflict["current"]["offender"] == "E"
+    assert conflict["current"]["text"].endswith(", East reneged")
+    body["offender"] = "E"
+    response = client.post(
+        entry_url(table.table, "table-hands-json"),
+        body,
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 200 and Adjustment.objects.count() == 1
