@@ -355,23 +355,12 @@ def _offender_penalty(game, number, data: HandInput, ruleset, by):
     return adjustment
 
 
-def _withdraw_penalty(game, number, by, *, reason=None):
-    """Undoing or replacing hand ``number``: the player's verzaken penalty recorded
-    with its current version (the latest create or edit entry names it) is withdrawn
-    by an adjustment with the opposite points (adjustments are never edited)."""
-    latest = (
-        AuditEntry.objects.filter(
-            game=game,
-            hand_number=number,
-            action__in=(AuditEntry.Action.CREATE, AuditEntry.Action.EDIT),
-        )
-        .order_by("-pk")
-        .first()
-    )
-    # A sheet's entry holds a list of hands (no penalty: the grid records none).
-    after = latest.after if latest is not None else None
-    penalty_pk = after.get("penalty") if isinstance(after, dict) else None
-    penalty = Adjustment.objects.filter(pk=penalty_pk).first() if penalty_pk else None
+def _withdraw_penalty(hand, by, *, reason=None):
+    """Undoing, replacing or correcting ``hand``: the player's verzaken penalty its
+    stored version gave (``Hand.penalty``) is withdrawn by an adjustment with the
+    opposite points (adjustments are never edited). The hand lets go of it, and a
+    hand that is removed takes no penalty with it, so a penalty is withdrawn once."""
+    penalty = hand.penalty
     if penalty is None:
         return
     Adjustment.objects.create(
@@ -381,9 +370,10 @@ def _withdraw_penalty(game, number, by, *, reason=None):
         member=penalty.member,
         points=-penalty.points,
         reason=reason
-        or _("Hand %(number)s undone: its verzaken penalty is withdrawn") % {"number": number},
+        or _("Hand %(number)s undone: its verzaken penalty is withdrawn") % {"number": hand.number},
         created_by=_user(by),
     )
+    hand.penalty = None
 
 
 def _clean(hand):
@@ -545,8 +535,7 @@ def hand_replace(
     # The penalty follows the chosen version: the stored one's is withdrawn, this
     # version's (if it names an offender) recorded and named by the edit entry.
     _withdraw_penalty(
-        game,
-        hand.number,
+        hand,
         by,
         reason=_("Hand %(number)s replaced: its verzaken penalty is withdrawn")
         % {"number": hand.number},
@@ -584,9 +573,9 @@ def hand_undo(*, game: Game, expected_version=None, by=None, actor="") -> Hand |
         raise ValidationError(_("There is no hand to undo."))
     last = hands.pop()
     before = hand_snapshot(last)
+    _withdraw_penalty(last, by)
     last.delete()
     _recompute(game, hands)
-    _withdraw_penalty(game, last.number, by)
     AuditEntry.objects.create(
         game=game,
         hand_number=before["number"],
@@ -679,7 +668,7 @@ def game_enter_sheet(
     club = game.table.round.evening.competition.club
     require(by, club, Capability.RUN_COMPETITIONS)
     _check_version(game, expected_version)
-    old = list(game.hands.order_by("number"))
+    old = list(game.hands.select_related("penalty").order_by("number"))
     ruleset = game_ruleset(game)
     errors, new = {}, []
     for index, row in enumerate(rows, start=1):
@@ -701,6 +690,7 @@ def game_enter_sheet(
         if correcting and not reason.strip():
             raise ValidationError({"reason": _("Give the reason for the correction.")})
         before = [hand_snapshot(h) for h in old]
+        _sheet_keeps_penalties(old, new, by)
         game.hands.all().delete()
         for hand in new:
             hand.entered_by = by
@@ -709,6 +699,10 @@ def game_enter_sheet(
         Hand.objects.bulk_create(new)
         _recompute(game, new)
         changed = _changed_numbers(old, new)
+        after = [hand_snapshot(h) for h in new]
+        for snapshot, hand in zip(after, new, strict=True):
+            if hand.penalty is not None:
+                snapshot["penalty"] = hand.penalty.pk
         AuditEntry.objects.create(
             game=game,
             hand_number=changed[0] if len(changed) == 1 else None,
@@ -716,13 +710,34 @@ def game_enter_sheet(
             user=by,
             actor=_actor(by, ""),
             before=before or None,
-            after=[hand_snapshot(h) for h in new],
+            after=after,
             reason=reason.strip(),
         )
     if confirm and game.status == Game.Status.COMPLETE:
         name = _("%(user)s (paper sheet)") % {"user": by.get_username()}
         _confirm(game, name=name, by=by)
     return game
+
+
+def _sheet_keeps_penalties(old, new, by):
+    """A sheet replacing hands: a row equal to the stored hand keeps that hand's
+    player and penalty (the grid has no column for who reneged: the director gives
+    a penalty on the evening's scores page); a stored hand the sheet changes or
+    removes has its penalty withdrawn."""
+    rows = {hand.number: hand for hand in new}
+    for hand in old:
+        row = rows.get(hand.number)
+        if row is not None and _inputs(row) == _inputs(hand):
+            row.offender, row.penalty = hand.offender, hand.penalty
+        else:
+            _withdraw_penalty(
+                hand,
+                by,
+                reason=_(
+                    "Hand %(number)s corrected on the sheet: its verzaken penalty is withdrawn"
+                )
+                % {"number": hand.number},
+            )
 
 
 class SheetErrors(ValidationError):

@@ -347,3 +347,75 @@ def test_the_other_phones_hand_with_another_player_who_reneged_is_a_conflict(
         HTTP_ACCEPT_LANGUAGE="en",
     )
     assert response.status_code == 200 and Adjustment.objects.count() == 1
+
+
+HAND_1 = HandInput(playing="A", points_a=100, points_b=62, roem_a=20)
+EAST_RENEGED = HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E")
+
+
+def east_points(table):
+    return sorted(
+        Adjustment.objects.filter(member=table.seats["E"]).values_list("points", flat=True)
+    )
+
+
+def test_a_penalty_undone_is_not_withdrawn_again_after_the_grid(club, director):
+    """Phone: hand 2 with East reneged (-100), undone (+100). The director enters hand 2
+    on the grid; the phone undoes hand 2 again: nothing more is withdrawn (East 0,
+    not +100)."""
+    table = boompje(club, director, verzaken_rule="personal")
+    game = table.game
+    services.hand_record(game=game, data=HAND_1)
+    services.hand_record(game=game, data=EAST_RENEGED)
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]
+    services.game_enter_sheet(
+        game=game,
+        rows=[HAND_1, HandInput(playing="B", points_a=72, points_b=90)],
+        by=director,
+        reason="Paper sheet",
+    )
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]  # -100 + 100 = 0
+
+
+def test_the_grid_withdraws_the_penalty_of_a_hand_it_changes_or_removes(club, director):
+    """Hand 2 with East reneged (-100). A sheet that changes hand 2 withdraws it (+100);
+    so does a sheet without hand 2 (a second game, same players)."""
+    table = boompje(club, director, verzaken_rule="personal")
+    game = table.game
+    services.hand_record(game=game, data=HAND_1)
+    services.hand_record(game=game, data=EAST_RENEGED)
+    changed = HandInput(playing="B", points_a=82, points_b=80)
+    services.game_enter_sheet(game=game, rows=[HAND_1, changed], by=director, reason="Typo")
+    assert east_points(table) == [-100, 100]
+    withdrawal = Adjustment.objects.get(points=100)
+    assert withdrawal.reason == "Hand 2 corrected on the sheet: its verzaken penalty is withdrawn"
+    assert withdrawal.round == table.table.round
+    # The hand is the sheet's now: undoing it withdraws nothing more.
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]
+
+    services.hand_record(game=game, data=EAST_RENEGED)
+    services.game_enter_sheet(game=game, rows=[HAND_1], by=director, reason="Not played")
+    # -100, +100, -100 and the removed hand's +100: East adds up to 0.
+    assert east_points(table) == [-100, -100, 100, 100]
+
+
+def test_a_sheet_that_keeps_the_hand_keeps_its_penalty(club, director):
+    """Hand 2 with East reneged (-100); the director corrects hand 1 only: hand 2's row is
+    what is stored, so East keeps -100; undoing hand 2 then withdraws it once (+100)."""
+    table = boompje(club, director, verzaken_rule="personal")
+    game = table.game
+    services.hand_record(game=game, data=HAND_1)
+    services.hand_record(game=game, data=EAST_RENEGED)
+    hand_1 = HandInput(playing="A", points_a=110, points_b=52, roem_a=20)
+    sheet_2 = HandInput(playing="B", points_a=72, points_b=90)
+    services.game_enter_sheet(game=game, rows=[hand_1, sheet_2], by=director, reason="Typo")
+    assert east_points(table) == [-100]
+    hand = Hand.objects.get(game=game, number=2)
+    assert hand.offender == "E" and hand.penalty.points == -100
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]
