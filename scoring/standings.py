@@ -1004,11 +1004,20 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
 
 
 def _penalties(member, evening_ids):
-    """The player's own verzaken penalties over the evenings: count and points."""
+    """The player's own verzaken penalties over the evenings: count and points, net
+    of withdrawals (a hand undone or corrected gives its penalty back with an
+    adjustment of the opposite points: that one is not a penalty, and takes one away)."""
     sums = Adjustment.objects.filter(
         evening_id__in=evening_ids, member=member, kind=Adjustment.Kind.VERZAKEN
-    ).aggregate(penalties=Count("pk"), penalty_points=Coalesce(Sum("points"), 0))
-    return sums
+    ).aggregate(
+        given=Count("pk", filter=Q(points__lt=0)),
+        withdrawn=Count("pk", filter=Q(points__gt=0)),
+        penalty_points=Coalesce(Sum("points"), 0),
+    )
+    return {
+        "penalties": max(sums["given"] - sums["withdrawn"], 0),
+        "penalty_points": sums["penalty_points"],
+    }
 
 
 def _partners(member, evening_ids):

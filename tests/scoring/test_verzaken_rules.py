@@ -419,3 +419,27 @@ def test_a_sheet_that_keeps_the_hand_keeps_its_penalty(club, director):
     assert east_points(table) == [-100, 100]
     services.hand_undo(game=game)
     assert east_points(table) == [-100, 100]
+
+
+def test_a_withdrawn_penalty_is_no_penalty_on_the_player_page(club, director, client):
+    """East: hand 1 reneged (-100), undone (+100), entered again with East reneged (-100):
+    one penalty, -100 + 100 - 100 = -100. Before: 3 penalties, or "2 (0)" after one undo."""
+    table = boompje(club, director, verzaken_rule="personal")
+    east = table.seats["E"]
+    services.hand_record(game=table.game, data=EAST_RENEGED)
+    services.hand_undo(game=table.game)
+
+    def page():
+        response = client.get(
+            reverse("results:player", kwargs={"club": club.slug, "pk": east.pk}),
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        return response.content.decode()
+
+    stats = standings.player_stats(member=east, competition=table.season)
+    assert (stats.penalties, stats.penalty_points) == (0, 0)
+    assert "Verzaakt, penalty to the player" not in page()
+    services.hand_record(game=table.game, data=EAST_RENEGED)
+    stats = standings.player_stats(member=east, competition=table.season)
+    assert (stats.penalties, stats.penalty_points) == (1, -100)
+    assert '<dd>1 <span class="muted">(-100)</span></dd>' in page()
