@@ -457,6 +457,11 @@ def _apply_absences(competition, tallies, evening_ids):
     evening's lowest score without a place. "The evening's lowest score" is the
     lowest of the players who played the whole evening: not one who left early,
     arrived late, was left over or missed a round.
+
+    The evening's lowest replaces what the player scored in games only: their own
+    adjustments (a verzaken penalty, a director's score for them) are added to it,
+    so that leaving early does not take a penalty away. The lowest itself is the
+    lowest total on the evening's list, its player's own adjustments included.
     """
     policy = competition.absence_policy
     late_score = competition.late_score
@@ -539,7 +544,10 @@ def _apply_absences(competition, tallies, evening_ids):
         if lowest is not None:
             for member_id in without_place:
                 tally = members[member_id]
-                tally.points, tally.games, tally.placed, tally.rounds = lowest, count, False, {}
+                # The lowest stands for the games; the player's own adjustments
+                # (a verzaken penalty, a director's score) are still theirs.
+                tally.points = lowest + tally.personal
+                tally.games, tally.placed, tally.rounds = count, False, {}
         if policy == Competition.AbsencePolicy.NOTHING or not count:
             continue
         if policy == Competition.AbsencePolicy.LOWEST:
