@@ -325,7 +325,13 @@ def _punishes_the_player(data: HandInput, ruleset):
 def _offender_penalty(game, number, data: HandInput, ruleset, by):
     """Under ``VerzakenRule.PERSONAL``: the -penalty of the player who reneged in hand
     ``number``, as an adjustment of the hand's round (None when nobody reneged or the
-    rule set does not punish the player). The seat must be of the team that verzaakt."""
+    rule set does not punish the player). The seat must be of the team that verzaakt.
+
+    A seat without a member of the club (a substitute whose name was typed) has
+    nobody to give the penalty to: None as well. The hand is stored all the same (it
+    counts as played, so the table's scores are right) with the seat in
+    ``Hand.offender`` and no ``Hand.penalty``; the entry page says that the director
+    gives the penalty on the evening's scores page (:func:`penalty_missing`)."""
     if not _punishes_the_player(data, ruleset):
         return None
     if data.offender not in Seat.TEAM_OF or Seat.TEAM_OF[data.offender] != data.verzaakt:
@@ -337,10 +343,7 @@ def _offender_penalty(game, number, data: HandInput, ruleset, by):
     seat = table.seats.filter(position=data.offender).first()
     member = seat and (seat.member or seat.substitute_member)
     if member is None:
-        raise ValidationError(
-            {"offender": _("This seat has no player of the club to give the penalty to.")},
-            code="offender",
-        )
+        return None
     adjustment = Adjustment(
         evening=table.round.evening,
         round=table.round,
@@ -353,6 +356,12 @@ def _offender_penalty(game, number, data: HandInput, ruleset, by):
     )
     adjustment.full_clean()
     return adjustment
+
+
+def penalty_missing(hand) -> bool:
+    """Whether ``hand`` names a player who reneged but gave nobody the penalty: the
+    seat held no member of the club (see :func:`_offender_penalty`)."""
+    return bool(hand.offender) and hand.penalty_id is None
 
 
 def _withdraw_penalty(hand, by, *, reason=None):

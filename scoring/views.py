@@ -398,11 +398,21 @@ def _errors_json(messages_, code="invalid"):
 
 
 def _saved_text(hand):
-    return _("Hand %(number)s saved: wij %(a)s, zij %(b)s.") % {
+    text = _("Hand %(number)s saved: wij %(a)s, zij %(b)s.") % {
         "number": hand.number,
         "a": hand.score_a,
         "b": hand.score_b,
     }
+    if services.penalty_missing(hand):
+        text += " " + _penalty_missing_text()
+    return text
+
+
+def _penalty_missing_text():
+    return _(
+        "The player who reneged is not a member of the club here, so no penalty is "
+        "given: ask the tournament director to give it on the evening's scores page."
+    )
 
 
 def _refused(request, table, number, errors, *, status, mine=None):

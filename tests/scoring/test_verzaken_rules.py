@@ -443,3 +443,46 @@ def test_a_withdrawn_penalty_is_no_penalty_on_the_player_page(club, director, cl
     stats = standings.player_stats(member=east, competition=table.season)
     assert (stats.penalties, stats.penalty_points) == (1, -100)
     assert '<dd>1 <span class="muted">(-100)</span></dd>' in page()
+
+
+def test_a_typed_substitute_who_reneged_stores_the_hand_and_leaves_the_penalty_to_the_director(
+    club, director, client
+):
+    """East's seat holds a typed substitute (no member): the hand is stored as played
+    (wij 72, zij 90), with East as the seat that reneged and no penalty, and the phone
+    is told that the director gives it on the evening's scores page."""
+    table = boompje(club, director, verzaken_rule="personal")
+    table.table.seats.filter(position="E").update(member=None, substitute="Gast Jansen")
+    body = {
+        "number": 1,
+        "keeper": "A",
+        "client_id": "phone-1",
+        "playing": "B",
+        "points_a": 72,
+        "points_b": 90,
+        "verzaakt": "B",
+        "offender": "E",
+    }
+    response = client.post(
+        entry_url(table.table, "table-hands-json"),
+        body,
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 201, response.content.decode()[:500]
+    hand = Hand.objects.get(game=table.game)
+    assert (hand.score_a, hand.score_b, hand.offender, hand.penalty) == (72, 90, "E", None)
+    assert not Adjustment.objects.exists()
+    assert "give it on the evening's scores page" in response.json()["message"]
+    # Undoing it withdraws nothing (there is nothing to withdraw).
+    services.hand_undo(game=table.game)
+    assert not Adjustment.objects.exists()
+
+    # The entry page's form says the same after a plain POST.
+    table.game.refresh_from_db()
+    data = hand_data(table.game, playing="B", points_a="72", verzaakt="B", offender="E", keeper="A")
+    response = client.post(
+        entry_url(table.table, "table-hand"), data, HTTP_ACCEPT_LANGUAGE="en", follow=True
+    )
+    assert Hand.objects.get(game=table.game).penalty is None
+    assert "give it on the evening&#x27;s scores page" in response.content.decode()
