@@ -23,7 +23,9 @@ A player's evening (an :class:`~scoring.ranking.EveningLine`):
 - with tables of three, a player left over who sat out: the sit-out score, or
   (``left_over`` "lowest") the evening's lowest total and no place.
 
-"The evening's lowest total" is the lowest of those who played the whole evening.
+"The evening's lowest total" is the lowest of those who played the whole evening;
+it stands for a leaver's or left-over player's games, and their own personal
+adjustments (a verzaken penalty) are added to it.
 """
 
 from collections import defaultdict

@@ -389,7 +389,8 @@ def _hand_json(hand):
     if hand.has_declarations:
         data.update(declared_a=hand.declared_a, declared_b=hand.declared_b)
     data.update(score_a=hand.score_a, score_b=hand.score_b, nat=hand.nat, text=_describe(hand))
-    data["offender"] = hand.offender
+    if hand.offender:  # the seat that reneged, where the player gets the penalty
+        data["offender"] = hand.offender
     return data
 
 
