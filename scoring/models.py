@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Member
 from common.choices import TeamChoices, text_choices
 from scoring import rules
-from tournaments.models import Evening, Table
+from tournaments.models import Evening, Seat, Table
 
 Team = TeamChoices
 
@@ -174,6 +174,24 @@ class Hand(models.Model):
             "roem + the rule set's verzaken bonus."
         ),
     )
+    #: Under ``VerzakenRule.PERSONAL`` the hand counts as played (``verzaakt`` empty):
+    #: the seat of the player who reneged, and the -penalty adjustment this version of
+    #: the hand gave that player (empty when the seat held no member of the club).
+    offender = models.CharField(
+        _("reneged"),
+        max_length=1,
+        choices=Seat.Position.choices,
+        blank=True,
+        help_text=_("The seat of the player who reneged, when the player gets the penalty."),
+    )
+    penalty = models.ForeignKey(
+        "Adjustment",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("verzaken penalty"),
+    )
     client_id = models.CharField(
         _("entry id"),
         max_length=64,
@@ -248,6 +266,10 @@ class Hand(models.Model):
                     "After verzaken the other team has all 162 card points, the team that "
                     "reneged banks nothing, and there is no pit."
                 ),
+            ),
+            models.CheckConstraint(
+                condition=Q(offender__in=["", *Seat.Position.values]),
+                name="hand_offender_is_a_seat",
             ),
         ]
 

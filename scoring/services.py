@@ -347,14 +347,25 @@ def _build_hand(game, number, data: HandInput, ruleset):
         score_b=result.scores[1],
         nat=result.nat,
         verzaakt=data.verzaakt if ruleset.verzaken_rule.ends_hand else "",
+        offender=data.offender if _punishes_the_player(data, ruleset) else "",
     )
+
+
+def _punishes_the_player(data: HandInput, ruleset):
+    return bool(data.verzaakt) and ruleset.verzaken_rule is rules.VerzakenRule.PERSONAL
 
 
 def _offender_penalty(game, number, data: HandInput, ruleset, by):
     """Under ``VerzakenRule.PERSONAL``: the -penalty of the player who reneged in hand
     ``number``, as an adjustment of the hand's round (None when nobody reneged or the
-    rule set does not punish the player). The seat must be of the team that verzaakt."""
-    if not data.verzaakt or ruleset.verzaken_rule is not rules.VerzakenRule.PERSONAL:
+    rule set does not punish the player). The seat must be of the team that verzaakt.
+
+    A seat without a member of the club (a substitute whose name was typed) has
+    nobody to give the penalty to: None as well. The hand is stored all the same (it
+    counts as played, so the table's scores are right) with the seat in
+    ``Hand.offender`` and no ``Hand.penalty``; the entry page says that the director
+    gives the penalty on the evening's scores page (:func:`penalty_missing`)."""
+    if not _punishes_the_player(data, ruleset):
         return None
     if data.offender not in Seat.TEAM_OF or Seat.TEAM_OF[data.offender] != data.verzaakt:
         raise ValidationError(
@@ -365,10 +376,7 @@ def _offender_penalty(game, number, data: HandInput, ruleset, by):
     seat = table.seats.filter(position=data.offender).first()
     member = seat and (seat.member or seat.substitute_member)
     if member is None:
-        raise ValidationError(
-            {"offender": _("This seat has no player of the club to give the penalty to.")},
-            code="offender",
-        )
+        return None
     adjustment = Adjustment(
         evening=table.round.evening,
         round=table.round,
@@ -383,23 +391,18 @@ def _offender_penalty(game, number, data: HandInput, ruleset, by):
     return adjustment
 
 
-def _withdraw_penalty(game, number, by, *, reason=None):
-    """Undoing or replacing hand ``number``: the player's verzaken penalty recorded
-    with its current version (the latest create or edit entry names it) is withdrawn
-    by an adjustment with the opposite points (adjustments are never edited)."""
-    latest = (
-        AuditEntry.objects.filter(
-            game=game,
-            hand_number=number,
-            action__in=(AuditEntry.Action.CREATE, AuditEntry.Action.EDIT),
-        )
-        .order_by("-pk")
-        .first()
-    )
-    # A sheet's entry holds a list of hands (no penalty: the grid records none).
-    after = latest.after if latest is not None else None
-    penalty_pk = after.get("penalty") if isinstance(after, dict) else None
-    penalty = Adjustment.objects.filter(pk=penalty_pk).first() if penalty_pk else None
+def penalty_missing(hand) -> bool:
+    """Whether ``hand`` names a player who reneged but gave nobody the penalty: the
+    seat held no member of the club (see :func:`_offender_penalty`)."""
+    return bool(hand.offender) and hand.penalty_id is None
+
+
+def _withdraw_penalty(hand, by, *, reason=None):
+    """Undoing, replacing or correcting ``hand``: the player's verzaken penalty its
+    stored version gave (``Hand.penalty``) is withdrawn by an adjustment with the
+    opposite points (adjustments are never edited). The hand lets go of it, and a
+    hand that is removed takes no penalty with it, so a penalty is withdrawn once."""
+    penalty = hand.penalty
     if penalty is None:
         return
     Adjustment.objects.create(
@@ -409,9 +412,10 @@ def _withdraw_penalty(game, number, by, *, reason=None):
         member=penalty.member,
         points=-penalty.points,
         reason=reason
-        or _("Hand %(number)s undone: its verzaken penalty is withdrawn") % {"number": number},
+        or _("Hand %(number)s undone: its verzaken penalty is withdrawn") % {"number": hand.number},
         created_by=_user(by),
     )
+    hand.penalty = None
 
 
 def _clean(hand):
@@ -430,12 +434,13 @@ def hand_preview(*, game: Game, data: HandInput, number=None) -> rules.HandResul
 
 def hand_same_as(*, hand: Hand, data: HandInput) -> bool:
     """Whether ``data``, entered as ``hand``'s number, is what ``hand`` stores: the
-    same inputs as the rules core reads them (a second phone entering the same hand)."""
+    same inputs as the rules core reads them (a second phone entering the same hand),
+    and, where the player who reneged gets the penalty, the same seat reneged."""
     try:
         built = _build_hand(hand.game, hand.number, data, game_ruleset(hand.game))
     except ValidationError:
         return False
-    return _inputs(built) == _inputs(hand)
+    return (_inputs(built), built.offender) == (_inputs(hand), hand.offender)
 
 
 def hand_record(**kwargs) -> Hand:
@@ -500,12 +505,14 @@ def hand_record_or_get(
     hand.client_id = client_id or None
     hand.entered_by = _user(by)
     hand.entered_via = via
+    if penalty is not None:
+        penalty.save()
+        hand.penalty = penalty
     _clean(hand)
     hand.save()
     after = hand_snapshot(hand)
     if penalty is not None:
-        penalty.save()
-        # The hand's audit entry names its penalty, so that undoing the hand withdraws it.
+        # The hand's audit entry names its penalty, for the record.
         after["penalty"] = penalty.pk
     _recompute(game, [*hands, hand])
     AuditEntry.objects.create(
@@ -562,26 +569,27 @@ def hand_replace(
                 % {"number": cut}
             )
     before = hand_snapshot(old)
-    for name in (*HAND_INPUTS, "score_a", "score_b", "nat"):
+    for name in (*HAND_INPUTS, "score_a", "score_b", "nat", "offender"):
         setattr(old, name, getattr(hand, name))
     old.client_id = client_id or None
     old.entered_by = _user(by)
     hand = hands[index] = old
-    _clean(hand)
-    hand.save()
-    _recompute(game, hands)
     # The penalty follows the chosen version: the stored one's is withdrawn, this
     # version's (if it names an offender) recorded and named by the edit entry.
     _withdraw_penalty(
-        game,
-        hand.number,
+        hand,
         by,
         reason=_("Hand %(number)s replaced: its verzaken penalty is withdrawn")
         % {"number": hand.number},
     )
-    after = hand_snapshot(hand)
     if penalty is not None:
         penalty.save()
+    hand.penalty = penalty
+    _clean(hand)
+    hand.save()
+    _recompute(game, hands)
+    after = hand_snapshot(hand)
+    if penalty is not None:
         after["penalty"] = penalty.pk
     AuditEntry.objects.create(
         game=game,
@@ -607,9 +615,9 @@ def hand_undo(*, game: Game, expected_version=None, by=None, actor="") -> Hand |
         raise ValidationError(_("There is no hand to undo."))
     last = hands.pop()
     before = hand_snapshot(last)
+    _withdraw_penalty(last, by)
     last.delete()
     _recompute(game, hands)
-    _withdraw_penalty(game, last.number, by)
     AuditEntry.objects.create(
         game=game,
         hand_number=before["number"],
@@ -702,7 +710,7 @@ def game_enter_sheet(
     club = game.table.round.evening.competition.club
     require(by, club, Capability.RUN_COMPETITIONS)
     _check_version(game, expected_version)
-    old = list(game.hands.order_by("number"))
+    old = list(game.hands.select_related("penalty").order_by("number"))
     ruleset = game_ruleset(game)
     errors, new = {}, []
     for index, row in enumerate(rows, start=1):
@@ -724,6 +732,7 @@ def game_enter_sheet(
         if correcting and not reason.strip():
             raise ValidationError({"reason": _("Give the reason for the correction.")})
         before = [hand_snapshot(h) for h in old]
+        _sheet_keeps_penalties(old, new, by)
         game.hands.all().delete()
         for hand in new:
             hand.entered_by = by
@@ -732,6 +741,10 @@ def game_enter_sheet(
         Hand.objects.bulk_create(new)
         _recompute(game, new)
         changed = _changed_numbers(old, new)
+        after = [hand_snapshot(h) for h in new]
+        for snapshot, hand in zip(after, new, strict=True):
+            if hand.penalty is not None:
+                snapshot["penalty"] = hand.penalty.pk
         AuditEntry.objects.create(
             game=game,
             hand_number=changed[0] if len(changed) == 1 else None,
@@ -739,13 +752,34 @@ def game_enter_sheet(
             user=by,
             actor=_actor(by, ""),
             before=before or None,
-            after=[hand_snapshot(h) for h in new],
+            after=after,
             reason=reason.strip(),
         )
     if confirm and game.status == Game.Status.COMPLETE:
         name = _("%(user)s (paper sheet)") % {"user": by.get_username()}
         _confirm(game, name=name, by=by)
     return game
+
+
+def _sheet_keeps_penalties(old, new, by):
+    """A sheet replacing hands: a row equal to the stored hand keeps that hand's
+    player and penalty (the grid has no column for who reneged: the director gives
+    a penalty on the evening's scores page); a stored hand the sheet changes or
+    removes has its penalty withdrawn."""
+    rows = {hand.number: hand for hand in new}
+    for hand in old:
+        row = rows.get(hand.number)
+        if row is not None and _inputs(row) == _inputs(hand):
+            row.offender, row.penalty = hand.offender, hand.penalty
+        else:
+            _withdraw_penalty(
+                hand,
+                by,
+                reason=_(
+                    "Hand %(number)s corrected on the sheet: its verzaken penalty is withdrawn"
+                )
+                % {"number": hand.number},
+            )
 
 
 class SheetErrors(ValidationError):

@@ -23,7 +23,9 @@ A player's evening (an :class:`~scoring.ranking.EveningLine`):
 - with tables of three, a player left over who sat out: the sit-out score, or
   (``left_over`` "lowest") the evening's lowest total and no place.
 
-"The evening's lowest total" is the lowest of those who played the whole evening.
+"The evening's lowest total" is the lowest of those who played the whole evening;
+it stands for a leaver's or left-over player's games, and their own personal
+adjustments (a verzaken penalty) are added to it.
 """
 
 from collections import defaultdict
@@ -457,6 +459,11 @@ def _apply_absences(competition, tallies, evening_ids):
     evening's lowest score without a place. "The evening's lowest score" is the
     lowest of the players who played the whole evening: not one who left early,
     arrived late, was left over or missed a round.
+
+    The evening's lowest replaces what the player scored in games only: their own
+    adjustments (a verzaken penalty, a director's score for them) are added to it,
+    so that leaving early does not take a penalty away. The lowest itself is the
+    lowest total on the evening's list, its player's own adjustments included.
     """
     policy = competition.absence_policy
     late_score = competition.late_score
@@ -539,7 +546,10 @@ def _apply_absences(competition, tallies, evening_ids):
         if lowest is not None:
             for member_id in without_place:
                 tally = members[member_id]
-                tally.points, tally.games, tally.placed, tally.rounds = lowest, count, False, {}
+                # The lowest stands for the games; the player's own adjustments
+                # (a verzaken penalty, a director's score) are still theirs.
+                tally.points = lowest + tally.personal
+                tally.games, tally.placed, tally.rounds = count, False, {}
         if policy == Competition.AbsencePolicy.NOTHING or not count:
             continue
         if policy == Competition.AbsencePolicy.LOWEST:
@@ -1004,11 +1014,20 @@ def player_stats(*, member: Member, competition: Competition) -> PlayerStats:
 
 
 def _penalties(member, evening_ids):
-    """The player's own verzaken penalties over the evenings: count and points."""
+    """The player's own verzaken penalties over the evenings: count and points, net
+    of withdrawals (a hand undone or corrected gives its penalty back with an
+    adjustment of the opposite points: that one is not a penalty, and takes one away)."""
     sums = Adjustment.objects.filter(
         evening_id__in=evening_ids, member=member, kind=Adjustment.Kind.VERZAKEN
-    ).aggregate(penalties=Count("pk"), penalty_points=Coalesce(Sum("points"), 0))
-    return sums
+    ).aggregate(
+        given=Count("pk", filter=Q(points__lt=0)),
+        withdrawn=Count("pk", filter=Q(points__gt=0)),
+        penalty_points=Coalesce(Sum("points"), 0),
+    )
+    return {
+        "penalties": max(sums["given"] - sums["withdrawn"], 0),
+        "penalty_points": sums["penalty_points"],
+    }
 
 
 def _partners(member, evening_ids):

@@ -63,7 +63,7 @@ from common.forms import apply_validation_error
 from common.params import id_or_404, parse_int
 from common.tables import configure_table
 from common.text import clean_line
-from tournaments.models import Evening, Round, Table
+from tournaments.models import Evening, Round, Seat, Table
 
 from . import selectors, services
 from .forms import (
@@ -171,6 +171,9 @@ def _describe(data):
         text += ", " + _("%(team)s verzaakt") % {
             "team": _("wij") if data.verzaakt == "A" else _("zij")
         }
+    if getattr(data, "offender", ""):
+        # Under the personal rule the hand counts as played: who gets the penalty.
+        text += ", " + _("%(seat)s reneged") % {"seat": Seat.Position(data.offender).label}
     return text
 
 
@@ -386,6 +389,8 @@ def _hand_json(hand):
     if hand.has_declarations:
         data.update(declared_a=hand.declared_a, declared_b=hand.declared_b)
     data.update(score_a=hand.score_a, score_b=hand.score_b, nat=hand.nat, text=_describe(hand))
+    if hand.offender:  # the seat that reneged, where the player gets the penalty
+        data["offender"] = hand.offender
     return data
 
 
@@ -394,11 +399,21 @@ def _errors_json(messages_, code="invalid"):
 
 
 def _saved_text(hand):
-    return _("Hand %(number)s saved: wij %(a)s, zij %(b)s.") % {
+    text = _("Hand %(number)s saved: wij %(a)s, zij %(b)s.") % {
         "number": hand.number,
         "a": hand.score_a,
         "b": hand.score_b,
     }
+    if services.penalty_missing(hand):
+        text += " " + _penalty_missing_text()
+    return text
+
+
+def _penalty_missing_text():
+    return _(
+        "The player who reneged is not a member of the club here, so no penalty is "
+        "given: ask the tournament director to give it on the evening's scores page."
+    )
 
 
 def _refused(request, table, number, errors, *, status, mine=None):

@@ -312,6 +312,10 @@ LEFT_OUT = {
         "nat": "scored by the rules core",
         "client_id": "a device's entry id",
         "entered_by": "account",
+        # Archive version 2 has no such columns (a file without them must still read);
+        # the penalty itself travels as its adjustment.
+        "offender": "the seat that reneged: not in version 2 of the archive",
+        "penalty": "the hand's link to its penalty: not in version 2 of the archive",
     },
     "scoring.adjustment": {"created_by": "account"},
     "scoring.auditentry": {"user": "account"},

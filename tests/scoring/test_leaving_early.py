@@ -325,3 +325,33 @@ def test_the_sit_out_sentence_and_the_mars_help_say_what_happens(logged_in, club
     ).text
     assert "It adds no points" in form
     assert "put the mars" not in form
+
+
+def test_a_leaver_given_the_evenings_lowest_keeps_their_own_penalty(
+    monkeypatch, logged_in, club, players, director
+):
+    """The evening's lowest replaces what the leaver scored in games; their own
+    adjustments (a verzaken penalty) are added to it: B, who left after round 1 of
+    evening 2 with a -20 penalty, gets F's and H's 93 - 20 = 73, no place."""
+    from scoring.models import Adjustment
+    from scoring.services import adjustment_record
+
+    competition, first, second = season(
+        monkeypatch, logged_in, club, players, director, leaving_policy="lowest"
+    )
+    adjustment_record(
+        evening=second,
+        kind=Adjustment.Kind.VERZAKEN,
+        member=players["B"],
+        points=-20,
+        reason="Verzaakt in round 1",
+        by=director,
+    )
+    two = standings.evening_result(evening=second)
+    lines = by_name(two, players)
+    # The lowest of a whole evening is still 93 (F, H): B's penalty is B's own.
+    assert (lines["B"].points, lines["B"].rank) == (93 - 20, None)
+    assert (lines["F"].points, lines["H"].points) == (93, 93)
+    table = by_name(standings.season_standings(competition=competition), players)
+    # B 134 + 73 = 207.
+    assert table["B"].points == 134 + 73

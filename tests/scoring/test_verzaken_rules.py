@@ -286,3 +286,203 @@ def test_undoing_a_hand_entered_on_the_grid_finds_no_penalty(club, director):
     services.hand_undo(game=table.game)
     assert not Adjustment.objects.exists()
     assert not Hand.objects.filter(game=table.game).exists()
+
+
+def test_the_same_hand_from_the_other_phone_names_the_same_player_who_reneged(club, director):
+    """Under the personal rule a hand "East reneged" is not the hand "West reneged" nor
+    the hand without verzaken: the other phone's version would lose its penalty."""
+    table = boompje(club, director, verzaken_rule="personal")
+    east = HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E")
+    stored = services.hand_record(game=table.game, data=east)
+    assert stored.offender == "E" and stored.penalty.member == table.seats["E"]
+    assert services.hand_same_as(hand=stored, data=east)
+    west = HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="W")
+    assert not services.hand_same_as(hand=stored, data=west)
+    assert not services.hand_same_as(
+        hand=stored, data=HandInput(playing="B", points_a=72, points_b=90)
+    )
+    # And the other way round: a stored hand without verzaken is not "East reneged".
+    services.hand_undo(game=table.game)
+    plain = services.hand_record(
+        game=table.game, data=HandInput(playing="B", points_a=72, points_b=90)
+    )
+    assert plain.offender == "" and not services.hand_same_as(hand=plain, data=east)
+
+
+def test_the_other_phones_hand_with_another_player_who_reneged_is_a_conflict(
+    club, director, client
+):
+    """Through the phone's JSON: hand 1 stored with East reneged; the other phone sends
+    hand 1 with West reneged: shown as a conflict (409), not taken as the same hand."""
+    table = boompje(club, director, verzaken_rule="personal")
+    services.hand_record(
+        game=table.game,
+        data=HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E"),
+    )
+    body = {
+        "number": 1,
+        "keeper": "A",
+        "client_id": "other-phone",
+        "playing": "B",
+        "points_a": 72,
+        "points_b": 90,
+        "verzaakt": "B",
+        "offender": "W",
+    }
+    response = client.post(
+        entry_url(table.table, "table-hands-json"),
+        body,
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 409, response.content.decode()[:500]
+    conflict = response.json()
+    assert conflict["current"]["offender"] == "E"
+    assert conflict["current"]["text"].endswith(", East reneged")
+    body["offender"] = "E"
+    response = client.post(
+        entry_url(table.table, "table-hands-json"),
+        body,
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 200 and Adjustment.objects.count() == 1
+
+
+HAND_1 = HandInput(playing="A", points_a=100, points_b=62, roem_a=20)
+EAST_RENEGED = HandInput(playing="B", points_a=72, points_b=90, verzaakt="B", offender="E")
+
+
+def east_points(table):
+    return sorted(
+        Adjustment.objects.filter(member=table.seats["E"]).values_list("points", flat=True)
+    )
+
+
+def test_a_penalty_undone_is_not_withdrawn_again_after_the_grid(club, director):
+    """Phone: hand 2 with East reneged (-100), undone (+100). The director enters hand 2
+    on the grid; the phone undoes hand 2 again: nothing more is withdrawn (East 0,
+    not +100)."""
+    table = boompje(club, director, verzaken_rule="personal")
+    game = table.game
+    services.hand_record(game=game, data=HAND_1)
+    services.hand_record(game=game, data=EAST_RENEGED)
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]
+    services.game_enter_sheet(
+        game=game,
+        rows=[HAND_1, HandInput(playing="B", points_a=72, points_b=90)],
+        by=director,
+        reason="Paper sheet",
+    )
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]  # -100 + 100 = 0
+
+
+def test_the_grid_withdraws_the_penalty_of_a_hand_it_changes_or_removes(club, director):
+    """Hand 2 with East reneged (-100). A sheet that changes hand 2 withdraws it (+100);
+    so does a sheet without hand 2 (a second game, same players)."""
+    table = boompje(club, director, verzaken_rule="personal")
+    game = table.game
+    services.hand_record(game=game, data=HAND_1)
+    services.hand_record(game=game, data=EAST_RENEGED)
+    changed = HandInput(playing="B", points_a=82, points_b=80)
+    services.game_enter_sheet(game=game, rows=[HAND_1, changed], by=director, reason="Typo")
+    assert east_points(table) == [-100, 100]
+    withdrawal = Adjustment.objects.get(points=100)
+    assert withdrawal.reason == "Hand 2 corrected on the sheet: its verzaken penalty is withdrawn"
+    assert withdrawal.round == table.table.round
+    # The hand is the sheet's now: undoing it withdraws nothing more.
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]
+
+    services.hand_record(game=game, data=EAST_RENEGED)
+    services.game_enter_sheet(game=game, rows=[HAND_1], by=director, reason="Not played")
+    # -100, +100, -100 and the removed hand's +100: East adds up to 0.
+    assert east_points(table) == [-100, -100, 100, 100]
+
+
+def test_a_sheet_that_keeps_the_hand_keeps_its_penalty(club, director):
+    """Hand 2 with East reneged (-100); the director corrects hand 1 only: hand 2's row is
+    what is stored, so East keeps -100; undoing hand 2 then withdraws it once (+100)."""
+    table = boompje(club, director, verzaken_rule="personal")
+    game = table.game
+    services.hand_record(game=game, data=HAND_1)
+    services.hand_record(game=game, data=EAST_RENEGED)
+    hand_1 = HandInput(playing="A", points_a=110, points_b=52, roem_a=20)
+    sheet_2 = HandInput(playing="B", points_a=72, points_b=90)
+    services.game_enter_sheet(game=game, rows=[hand_1, sheet_2], by=director, reason="Typo")
+    assert east_points(table) == [-100]
+    hand = Hand.objects.get(game=game, number=2)
+    assert hand.offender == "E" and hand.penalty.points == -100
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]
+    services.hand_undo(game=game)
+    assert east_points(table) == [-100, 100]
+
+
+def test_a_withdrawn_penalty_is_no_penalty_on_the_player_page(club, director, client):
+    """East: hand 1 reneged (-100), undone (+100), entered again with East reneged (-100):
+    one penalty, -100 + 100 - 100 = -100. Before: 3 penalties, or "2 (0)" after one undo."""
+    table = boompje(club, director, verzaken_rule="personal")
+    east = table.seats["E"]
+    services.hand_record(game=table.game, data=EAST_RENEGED)
+    services.hand_undo(game=table.game)
+
+    def page():
+        response = client.get(
+            reverse("results:player", kwargs={"club": club.slug, "pk": east.pk}),
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        return response.content.decode()
+
+    stats = standings.player_stats(member=east, competition=table.season)
+    assert (stats.penalties, stats.penalty_points) == (0, 0)
+    assert "Verzaakt, penalty to the player" not in page()
+    services.hand_record(game=table.game, data=EAST_RENEGED)
+    stats = standings.player_stats(member=east, competition=table.season)
+    assert (stats.penalties, stats.penalty_points) == (1, -100)
+    assert '<dd>1 <span class="muted">(-100)</span></dd>' in page()
+
+
+def test_a_typed_substitute_who_reneged_stores_the_hand_and_leaves_the_penalty_to_the_director(
+    club, director, client
+):
+    """East's seat holds a typed substitute (no member): the hand is stored as played
+    (wij 72, zij 90), with East as the seat that reneged and no penalty, and the phone
+    is told that the director gives it on the evening's scores page."""
+    table = boompje(club, director, verzaken_rule="personal")
+    table.table.seats.filter(position="E").update(member=None, substitute="Gast Jansen")
+    body = {
+        "number": 1,
+        "keeper": "A",
+        "client_id": "phone-1",
+        "playing": "B",
+        "points_a": 72,
+        "points_b": 90,
+        "verzaakt": "B",
+        "offender": "E",
+    }
+    response = client.post(
+        entry_url(table.table, "table-hands-json"),
+        body,
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 201, response.content.decode()[:500]
+    hand = Hand.objects.get(game=table.game)
+    assert (hand.score_a, hand.score_b, hand.offender, hand.penalty) == (72, 90, "E", None)
+    assert not Adjustment.objects.exists()
+    assert "give it on the evening's scores page" in response.json()["message"]
+    # Undoing it withdraws nothing (there is nothing to withdraw).
+    services.hand_undo(game=table.game)
+    assert not Adjustment.objects.exists()
+
+    # The entry page's form says the same after a plain POST.
+    table.game.refresh_from_db()
+    data = hand_data(table.game, playing="B", points_a="72", verzaakt="B", offender="E", keeper="A")
+    response = client.post(
+        entry_url(table.table, "table-hand"), data, HTTP_ACCEPT_LANGUAGE="en", follow=True
+    )
+    assert Hand.objects.get(game=table.game).penalty is None
+    assert "give it on the evening&#x27;s scores page" in response.content.decode()
