@@ -39,6 +39,7 @@ FROM_AN_ENUM = {
     ("scoring.Hand", "pit"): [str(team) for team in rules.Team],
     ("scoring.Hand", "verzaakt"): [str(team) for team in rules.Team],
     ("scoring.Hand", "trump"): [suit.letter for suit in rules.Suit],
+    ("scoring.Hand", "offender"): [seat.letter for seat in rules.Seat],
     ("scoring.Adjustment", "team"): [str(team) for team in rules.Team],
 }
 
