@@ -10,14 +10,16 @@ words a club writes.
 
 from django.utils.translation import gettext_lazy as _
 
+from . import handlog
+
 #: The columns, in the order the upload page lists them.
 COLUMNS = ("date", "round", "name", "points", "marsen", "place")
 #: A sheet of totals without one of these cannot be imported.
 REQUIRED = ("date", "name", "points")
 
 TITLES = {
-    "date": _("Date"),
-    "round": _("Round"),
+    "date": handlog.TITLES["date"],
+    "round": handlog.TITLES["round"],
     "name": _("Name"),
     "points": _("Points"),
     "marsen": _("Marsen"),
@@ -26,8 +28,8 @@ TITLES = {
 
 #: Titles a club's own sheet may use, besides the column names and TITLES.
 ALIASES = {
-    "date": ("datum", "avond", "speelavond"),
-    "round": ("ronde", "boom", "boompje"),
+    "date": handlog.ALIASES["date"],  # a date and a round are written as in a hand log
+    "round": handlog.ALIASES["round"],
     "name": ("naam", "speler", "player", "lid", "member", "deelnemer"),
     "points": ("punten", "totaal", "total", "score", "totaal punten", "punten totaal"),
     "marsen": ("marsen", "mars", "pits", "aantal marsen"),
