@@ -3,6 +3,8 @@
 - ``DATABASE_URL``: a PostgreSQL (or other) database as a URL; without it the
   site uses SQLite in ``var/db.sqlite3`` under the project.
 - ``KLAVERJAS_DATA_DIR``: where the SQLite file and uploads live (default ``var/``).
+- ``KLAVERJAS_STATIC_ROOT``: where ``collectstatic`` writes the static files that
+  ``make lan`` serves (default ``staticfiles/`` in the project).
 - ``DJANGO_TRUSTED_PROXY_COUNT``: how many proxies in front of the site append
   the client's address to ``X-Forwarded-For`` (default 0: the header is ignored).
 - ``DJANGO_EMAIL_URL`` (``smtp://user:password@host:587?tls=1``, ``smtps://`` for
@@ -171,7 +173,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("KLAVERJAS_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

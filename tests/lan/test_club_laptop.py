@@ -71,6 +71,9 @@ def test_lan_mode_serves_the_site_to_a_phone_on_the_hall_network(phone_namespace
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))},
         "KLAVERJAS_DATA_DIR": str(tmp_path),
+        # Its own static files: the other test processes' middleware reads the
+        # project's staticfiles/ while this one would be rewriting it.
+        "KLAVERJAS_STATIC_ROOT": str(tmp_path / "static"),
     }
     server = subprocess.Popen(
         [sys.executable, "scripts/lan.py", "--port", port, "--workers", "2"],

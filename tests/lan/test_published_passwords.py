@@ -123,6 +123,9 @@ def test_make_lan_refuses_to_serve_the_demo_login_until_the_club_has_its_own(
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))},
         "KLAVERJAS_DATA_DIR": str(tmp_path),
+        "KLAVERJAS_STATIC_ROOT": str(
+            tmp_path / "static"
+        ),  # not the project's (see test_club_laptop)
     }
     laptop_database(tmp_path / "db.sqlite3")  # a laptop after `make run`'s migrate
     made = manage(
