@@ -36,7 +36,6 @@ still shows the page and the hands kept on the phone. Without JavaScript the
 page is the plain form it always was.
 """
 
-import io
 import json
 import uuid
 from pathlib import Path
@@ -45,20 +44,20 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.http.request import split_domain_port
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import Capability, club_required, may
 from common import qr
+from common.downloads import download, file_stem
 from common.forms import apply_validation_error
 from common.params import id_or_404, parse_int
 from common.tables import configure_table
@@ -768,13 +767,9 @@ def round_qr_pdf(request, club, pk):
         codes=tuple(_table_codes(request, round_)),
         warning=str(qr.LOOPBACK_WARNING) if _is_loopback(request) else "",
     )
-    stem = f"{club.slug} qr {evening.date:%Y-%m-%d} {_('round')} {round_.number}"
-    response = FileResponse(
-        io.BytesIO(qr.code_sheet_pdf(sheet)),
-        filename=f"{slugify(stem)}.pdf",
-        content_type="application/pdf",
-    )
-    return _no_store(response)
+    stem = file_stem(club.slug, "round", f"{evening.date:%Y-%m-%d}", round_.number, "qr")
+    # The codes are the tables' links: the one download helper stores it nowhere.
+    return download(qr.code_sheet_pdf(sheet), stem, "pdf", inline=True)
 
 
 # --- The director's grid ----------------------------------------------------------------

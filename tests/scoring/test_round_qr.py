@@ -106,7 +106,12 @@ def test_the_pdf_has_every_table_its_players_and_its_link(client, scorer, play, 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"].startswith("inline")
-    assert "no-store" in response["Cache-Control"]
+    # Named in the reader's language (Dutch by default) and stored nowhere.
+    assert f'filename="{play.season.club.slug}-ronde-' in response["Content-Disposition"]
+    assert response["Content-Disposition"].endswith('-qr.pdf"')
+    assert {"private", "no-store", "no-cache"} <= {
+        part.strip().split("=")[0] for part in response["Cache-Control"].split(",")
+    }
     reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))
     text = "".join(page.extract_text() for page in reader.pages)
     flat = re.sub(r"\s+", "", text)
