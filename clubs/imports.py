@@ -107,6 +107,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from common.params import parse_id
 from common.tabular import (
     FORMULA_TRIGGERS,
     Bad,
@@ -917,8 +918,9 @@ def renames_from_post(values) -> dict[int, int]:
     renames = {}
     for value in values:
         row, _sep, member_id = str(value).partition("-")
-        if row.isdigit() and member_id.isdigit():
-            renames[int(row)] = int(member_id)
+        row, member_id = parse_id(row), parse_id(member_id)  # ASCII digits only
+        if row is not None and member_id is not None:
+            renames[row] = member_id
     return renames
 
 

@@ -999,3 +999,8 @@ def test_a_confirmed_rename_changes_the_member_found_by_e_mail(admin_client, clu
 
 def test_renames_from_post_reads_only_row_and_member_numbers():
     assert imports.renames_from_post(["2-17", "x-3", "4-", "5-9"]) == {2: 17, 5: 9}
+
+
+def test_renames_from_post_ignores_digits_that_are_not_ascii():
+    # "²" and fullwidth digits pass str.isdigit() but are no ids: ignored, not a 500.
+    assert imports.renames_from_post(["²-3", "2-²", "１-4", "3-0", "6-7"]) == {6: 7}
