@@ -198,7 +198,7 @@ def measure(competition, evening):
     baseline = timed(run_raw)
     print(f"baseline: one raw SQL aggregate of all points: {baseline * 1000:.1f} ms")
     from scoring.models import EveningTotals
-    from scoring.standings import season_standings
+    from scoring.results.standings import season_standings
 
     def figure(name, func, said):
         """Time ``func`` in turns with the raw aggregate; print and record the pair."""

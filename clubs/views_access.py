@@ -1,6 +1,6 @@
 """The way in and out of a club: starting one, invitations, password links,
 forgetting a member, ending a club. (A player's own results are a page of scoring:
-``scoring.results_views.my_results``.)
+``scoring.results.views.my_results``.)
 
 Views parse the request, call one service or selector, render.
 """

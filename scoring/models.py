@@ -476,7 +476,7 @@ class AuditEntry(models.Model):
 class EveningTotals(models.Model):
     """Each player's tally of one finished evening, kept so the season standings read
     40 evenings, not 48,000 hands' games and seats and the adjustments, on every request
-    (``scoring.standings.stored_evening_rows``).
+    (``scoring.results.standings.stored_evening_rows``).
 
     A copy made on first read and thrown away by every change below its evening
     (``scoring.receivers``: a game saved, a seat, table or round saved or deleted, an
@@ -488,7 +488,7 @@ class EveningTotals(models.Model):
     """
 
     #: A player's sums of an evening: its confirmed games with the adjustments (a
-    #: sit-out counts as a game), in the order of ``scoring.standings.Tally``.
+    #: sit-out counts as a game), in the order of ``scoring.results.standings.Tally``.
     SUMS = ("points", "games", "marsen", "tegenpit", "nat", "nat_defending", "roem", "verzaken")
     #: What each player's run of numbers in ``sums`` holds, in order: the rest of the
     #: tally are the personal adjustments' points and whether the player played (1 or 0).

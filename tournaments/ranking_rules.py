@@ -1,7 +1,7 @@
 """How a competition ranks its players: the words of its ranking settings.
 
 Pure Python, no Django: the competition model builds its choices from these
-enums and ``scoring.ranking`` applies them. The values are what the database
+enums and ``scoring.results.ranking`` applies them. The values are what the database
 and the tie-break lists store.
 """
 

@@ -1,6 +1,6 @@
 """A competition's rules in plain words, so every player can check by hand.
 
-The standings and evening pages (``scoring.results_views``), their files
+The standings and evening pages (``scoring.results.views``), their files
 (``scoring.exports.reports``) and the competition page state these sentences;
 they depend only on the competition, so they live here, below the results.
 """

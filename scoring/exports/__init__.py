@@ -1,13 +1,13 @@
 """Results as files: spreadsheets and PDFs out, past results in. Bytes in, bytes out.
 
-Nothing here knows about requests. Views (``scoring.export_views``) wrap the
+Nothing here knows about requests. Views (``scoring.exports.views``) wrap the
 bytes in a ``FileResponse``; the management commands (``export_standings``,
 ``export_hands``, ``print_scoresheets``, ``import_results``) write them to disk.
 
 Modules
 -------
 :mod:`.reports`
-    What a file holds, read once from ``scoring.standings`` and the database:
+    What a file holds, read once from ``scoring.results.standings`` and the database:
     a :class:`~.reports.Report` (standings, an evening's result), the score
     sheets and the table plan of a round. Every format renders the same values,
     so a spreadsheet, a CSV file and a PDF never disagree with the site.

@@ -1,6 +1,6 @@
 """What the files hold: standings, an evening's result, score sheets, the table plan.
 
-Each function reads once (through ``scoring.standings`` for the numbers, so a
+Each function reads once (through ``scoring.results.standings`` for the numbers, so a
 file never disagrees with the site) and returns plain values; the renderers in
 :mod:`.xlsx`, :mod:`.csv` and :mod:`.pdf` only lay them out.
 """
@@ -18,11 +18,12 @@ from django.utils.translation import gettext as _
 from common.columns import Column
 from common.downloads import file_stem
 from common.formatting import day_text
-from scoring import rules, standings
+from scoring import rules
 from scoring.messages import MARK_LEGENDS
 from scoring.models import Game, Hand
-from scoring.results_tables import period_cells, standings_columns
-from scoring.results_words import describe_evening
+from scoring.results import standings
+from scoring.results.tables import period_cells, standings_columns
+from scoring.results.words import describe_evening
 from tournaments.models import Competition, Evening, Round, Seat
 from tournaments.words import describe_settings, describe_side_ranking
 
@@ -34,7 +35,7 @@ class Report:
     club: str
     title: str
     subtitle: str
-    columns: list[Column]  # scoring.results_tables.standings_columns, fitted
+    columns: list[Column]  # scoring.results.tables.standings_columns, fitted
     rows: list[dict]
     notes: list[str] = field(default_factory=list)  # above the table (ranking settings)
     footnotes: list[str] = field(default_factory=list)  # below it

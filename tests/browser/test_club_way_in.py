@@ -9,8 +9,8 @@ import random
 import pytest
 
 from clubs.models import Club, ClubRole, Member
-from scoring import standings
 from scoring.demo import play_evening
+from scoring.results import standings
 from tests import factories
 from tests.browser.conftest import login
 from tournaments.models import Evening

@@ -11,8 +11,8 @@ from django.utils import translation
 
 from clubs import services
 from clubs.models import Club, ClubLog, ClubRole, Invitation, Member
-from scoring import standings
 from scoring.demo import play_evening
+from scoring.results import standings
 from tests import factories
 from tests.security.conftest import build_world
 

@@ -66,9 +66,9 @@ def test_the_project_keeps_every_contract_with_no_upward_exception():
         ("tournaments/upward.py", "import leagues.models\n", "The layers"),
         ("clubs/upward.py", "from scoring import services\n", "The layers"),
         ("scoring/rules/upward.py", "import django.db\n", "The rules core"),
-        ("scoring/ranking.py", "import django.utils.timezone\n", "The pure modules"),
-        ("scoring/trickcheck_views.py", "import clubs.permissions\n", "The trick checker"),
-        ("scoring/services.py", "from . import results_views\n", "Views are leaves"),
+        ("scoring/results/ranking.py", "import django.utils.timezone\n", "The pure modules"),
+        ("scoring/trickcheck/views.py", "import clubs.permissions\n", "The trick checker"),
+        ("scoring/services.py", "from .results import views\n", "Views are leaves"),
     ],
 )
 def test_an_import_that_breaks_a_contract_fails_the_lint(tmp_path, module, line, contract):

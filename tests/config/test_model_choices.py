@@ -179,7 +179,7 @@ def test_the_modules_that_define_the_vocabulary_load_no_django():
     from pathlib import Path
 
     code = (
-        "import sys, scoring.rules, scoring.ranking, tournaments.ranking_rules, "
+        "import sys, scoring.rules, scoring.results.ranking, tournaments.ranking_rules, "
         "tournaments.draw, leagues.table; print('django' in sys.modules)"
     )
     root = Path(__file__).resolve().parents[2]

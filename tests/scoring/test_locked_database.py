@@ -175,7 +175,7 @@ def test_standings_read_while_the_database_is_locked_are_whole_and_stored_later(
     waits the busy timeout to store the evenings' totals, then shows the standings
     summed without storing them; the next read stores them and shows the same."""
     from scoring.models import EveningTotals
-    from tests.scoring.test_standings import without_token
+    from tests.scoring.results.test_standings import without_token
 
     competition, *_ = play_season(club, evenings=2, players=8, rounds=1, seed=4)
     EveningTotals.objects.all().delete()

@@ -23,11 +23,11 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import services as scoring_services
-from scoring import standings
 from scoring.exports import pdf, reports
 from scoring.models import Game
+from scoring.results import standings
 from tests import factories
-from tests.scoring.test_club_rules import by_name, check_in, configure, director, logged_in
+from tests.scoring.results.test_club_rules import by_name, check_in, configure, director, logged_in
 from tournaments import draw, services
 from tournaments.models import EveningLog, Seat
 

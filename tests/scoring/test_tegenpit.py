@@ -4,9 +4,10 @@ from the playing team's marsen."""
 import pytest
 from django.urls import reverse
 
-from scoring import services, standings
+from scoring import services
 from scoring.exports import pdf, reports
 from scoring.models import Game, sheet_mark
+from scoring.results import standings
 from scoring.services import HandInput
 from tests import factories
 from tests.scoring.exports.conftest import pdf_pages

@@ -7,8 +7,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from scoring import services, standings
+from scoring import services
 from scoring.models import Adjustment, Game, Hand
+from scoring.results import standings
 from scoring.services import HandInput, SheetErrors
 from tests import factories
 from tests.scoring.test_director_pages import sheet_url

@@ -9,9 +9,10 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import services, standings
+from scoring import services
 from scoring.messages import MESSAGES, ROEM_NEEDS_POINTS
 from scoring.models import Adjustment, Hand
+from scoring.results import standings
 from scoring.rules import Chooser, get_ruleset, simulate_deal
 from scoring.services import HandInput
 from tests import factories

@@ -15,8 +15,8 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import services as scoring_services
-from scoring import standings
 from scoring.models import Adjustment, Game
+from scoring.results import standings
 from tests import factories
 from tests.tournaments.test_competition_rules import with_pending_dutch
 from tournaments import draw, services

@@ -27,10 +27,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring import services as scoring_services
-from scoring import standings
 from scoring.models import Game
+from scoring.results import standings
 from tests import factories
-from tests.scoring.test_club_rules import by_name, check_in, configure, director, logged_in
+from tests.scoring.results.test_club_rules import by_name, check_in, configure, director, logged_in
 from tests.scoring.test_substitutes import empty_seat, seat
 from tournaments import services
 

@@ -1,7 +1,7 @@
 """A side ranking (puntenkampioen, most marsen) is a ranking definition of its own:
 its kind fixes the basis, the club sets its best N and minimum attendance. The model
 refuses a bad definition (so the admin cannot save one), and the plain words state
-each definition. The season played with them is in tests/scoring/test_club_rules.py."""
+each definition. The season played with them is in tests/scoring/results/test_club_rules.py."""
 
 import datetime
 import json

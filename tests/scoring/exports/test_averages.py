@@ -15,7 +15,7 @@ from django.utils import translation
 
 from scoring.exports import csv as csv_export
 from scoring.exports import pdf, reports, xlsx
-from scoring.results_tables import StandingsTable, standings_columns
+from scoring.results.tables import StandingsTable, standings_columns
 
 from .conftest import pdf_pages, read_xlsx
 

@@ -17,10 +17,10 @@ from pypdf import PdfReader
 
 from clubs import services as club_services
 from clubs.models import Club, ClubRole, Member
-from scoring import standings
 from scoring.demo import play_evening
 from scoring.exports import archive
 from scoring.models import Adjustment, Game, Hand
+from scoring.results import standings
 from tests import factories
 from tournaments.models import Competition, Evening
 

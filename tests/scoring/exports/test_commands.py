@@ -8,9 +8,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from clubs.models import Club, Member
-from scoring import standings
 from scoring.exports import handlog
 from scoring.models import Adjustment, Game, Hand
+from scoring.results import standings
 from tests import factories
 from tournaments.models import Competition, Evening, Round
 

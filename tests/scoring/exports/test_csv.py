@@ -7,10 +7,10 @@ import io
 import pytest
 from django.utils import translation
 
-from scoring import standings
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, reports
 from scoring.models import Hand
+from scoring.results import standings
 
 from .test_xlsx import TRICKY, database_hand_log
 

@@ -14,11 +14,12 @@ from django.utils import translation
 
 from clubs.models import Club, Member
 from common.tabular import normalise_title
-from scoring import rules, standings
+from scoring import rules
 from scoring import services as scoring_services
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, importers, xlsx
 from scoring.models import Adjustment, AuditEntry, Game, Hand
+from scoring.results import standings
 from tests import factories
 from tests.common import spreadsheets
 from tournaments import services as tournament_services

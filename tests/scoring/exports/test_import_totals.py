@@ -21,9 +21,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import standings
 from scoring.exports import importers
 from scoring.models import Adjustment, Game, Hand
+from scoring.results import standings
 from tests import factories
 from tests.scoring.exports.test_import import (
     apply,

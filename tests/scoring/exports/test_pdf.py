@@ -12,9 +12,9 @@ from pypdf import PdfReader
 
 from common.columns import INT, Column
 from common.formatting import format_average
-from scoring import standings
 from scoring.exports import pdf, reports, table_entry_path
 from scoring.models import Game
+from scoring.results import standings
 from tests.needs import missing
 from tournaments.models import Round, Seat
 

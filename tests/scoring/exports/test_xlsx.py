@@ -7,9 +7,9 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from common.formatting import average_value
-from scoring import standings
 from scoring.exports import handlog, reports, xlsx
 from scoring.models import Adjustment, Hand
+from scoring.results import standings
 from tournaments.models import Seat
 from tournaments.words import describe_settings
 

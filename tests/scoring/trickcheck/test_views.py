@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.rules import PRESET_NAMES
-from scoring.trickcheck_views import SERVICE_WORKER
+from scoring.trickcheck.views import SERVICE_WORKER
 from tests import factories
 from tournaments import services as tournament_services
 

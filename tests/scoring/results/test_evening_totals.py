@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from clubs import services as club_services
 from scoring import services as scoring_services
-from scoring import standings
 from scoring.models import Adjustment, EveningTotals, Game
+from scoring.results import standings
 from tests import factories
 from tournaments import services
 from tournaments.models import Evening, Seat

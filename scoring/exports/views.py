@@ -45,7 +45,7 @@ from common.params import id_or_404
 from common.tabular import ACCEPT
 from tournaments.models import Competition, Evening, Round
 
-from .exports import (
+from . import (
     csv,
     handlog,
     importers,

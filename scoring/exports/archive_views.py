@@ -15,7 +15,7 @@ from clubs.services import may_create_club
 from common.downloads import download, file_stem
 from common.forms import apply_validation_error, form_status
 
-from .exports.archive import WEB_MAX_ROWS, club_archive_import, club_archive_zip, web_limits
+from .archive import WEB_MAX_ROWS, club_archive_import, club_archive_zip, web_limits
 
 
 @club_required(Capability.EXPORT_ARCHIVE)

@@ -2,10 +2,10 @@
 
 Every number comes from the totals stored on games and from adjustments, summed
 by the database in a fixed number of queries, whatever the size of the season;
-``scoring.ranking`` then applies the club's settings in Python. Nothing here
+``scoring.results.ranking`` then applies the club's settings in Python. Nothing here
 re-scores a hand.
 
-A player's evening (an :class:`~scoring.ranking.EveningLine`):
+A player's evening (an :class:`~scoring.results.ranking.EveningLine`):
 
 - each game played: the game total of the player's team (N/S: wij, E/W: zij),
   plus the adjustments given to that team in that game (a director's score);
@@ -55,7 +55,8 @@ from django.db.models.functions import Coalesce
 from clubs.models import Member
 from tournaments.models import Attendance, Competition, Evening, Round, Seat
 
-from .models import Adjustment, EveningTotals, Game
+from ..models import Adjustment, EveningTotals, Game
+from ..selectors import evening_progress
 from .ranking import (
     Basis,
     EveningLine,
@@ -67,7 +68,6 @@ from .ranking import (
     rank_evening,
     rank_season,
 )
-from .selectors import evening_progress
 
 TEAM_A = Seat.SEATS_OF["A"]
 #: A player's adjustments that are games played: a sit-out, an imported total.

@@ -1,6 +1,6 @@
 """How a club ranks its players: pure functions over per-evening lines.
 
-No Django here: ``scoring.standings`` gathers each player's evenings from the
+No Django here: ``scoring.results.standings`` gathers each player's evenings from the
 database (one aggregate query) and hands them to :func:`rank_season` or
 :func:`rank_evening`, which apply the competition's settings in this order:
 
@@ -16,7 +16,7 @@ database (one aggregate query) and hands them to :func:`rank_season` or
    fewer nat, more roem, better average, head-to-head); players still equal
    share the rank (1, 2, 2, 4), never an arbitrary order.
 
-Worked examples a secretary can redo by hand are in tests/scoring/test_ranking.py.
+Worked examples a secretary can redo by hand are in tests/scoring/results/test_ranking.py.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
 """Downloads (spreadsheets, PDFs) and the results import, in the "exports" namespace.
 
-Include from ``config/urls.py`` with ``path("", include("scoring.export_urls"))``.
+Include from ``config/urls.py`` with ``path("", include("scoring.exports.urls"))``.
 """
 
 from django.urls import path
 
-from . import archive_views
-from . import export_views as views
+from . import archive_views, views
 
 app_name = "exports"
 

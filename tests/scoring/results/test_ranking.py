@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.ranking import (
+from scoring.results.ranking import (
     EveningLine,
     RankingSettings,
     prize_keys,

@@ -3,7 +3,7 @@
 "Roem" is the roem a player's team received: a nat team's roem goes where the rule
 set sends it (rotterdam: to the other team). "Marsen" are the playing team's pits:
 a tegenpit (the defenders took every trick) is not one. Each column's help is
-written once, in its column spec (``scoring.results_tables``); the page shows it
+written once, in its column spec (``scoring.results.tables``); the page shows it
 as the header's ``title`` and in a list under the table, the .xlsx as a comment on
 the header and in notes under the table, the PDF in notes under the table. The CSV
 file stays one table for programs: no notes.
@@ -18,10 +18,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from scoring import services, standings
+from scoring import services
 from scoring.exports import csv as csv_export
 from scoring.exports import pdf, reports, xlsx
-from scoring.results_tables import average_column, roem_column, standings_columns
+from scoring.results import standings
+from scoring.results.tables import average_column, roem_column, standings_columns
 from tests import factories
 from tests.htmltables import read_tables
 from tests.scoring.exports.conftest import pdf_pages, read_xlsx

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from . import club_trickcheck_views
-from . import trickcheck_views as views
+from . import club_views as club_trickcheck_views
+from . import views
 
 app_name = "trickcheck"
 

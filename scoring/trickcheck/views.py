@@ -12,7 +12,7 @@ it from the browser's cache when the hall's network is gone.
   rule set and seat names, and its "copy into the score entry" button goes back to
   the table's entry page with the hand's result in the query string.
 - ``/trickcheck/clubs/<club>/`` -- a club's rule set; readable wherever the club is
-  (a club page, so in :mod:`scoring.club_trickcheck_views`: this module knows no clubs).
+  (a club page, so in :mod:`scoring.trickcheck.club_views`: this module knows no clubs).
 - ``/trickcheck/sw.js`` -- the service worker (scope ``/trickcheck/``).
 """
 
@@ -25,8 +25,8 @@ from django.views.decorators.http import require_GET
 
 from common.rulesets import RulesetPreset
 
-from . import rules, selectors
-from .models import Game
+from .. import rules, selectors
+from ..models import Game
 
 #: The fields of a rule set the page needs.
 RULESET_FIELDS = (

@@ -29,9 +29,9 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import services as scoring_services
-from scoring import standings
 from scoring.exports import pdf, reports
 from scoring.models import Game
+from scoring.results import standings
 from tests import factories
 from tournaments import draw, services
 from tournaments.models import Competition

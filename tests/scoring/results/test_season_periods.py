@@ -33,11 +33,11 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from scoring import services as scoring_services
-from scoring import standings
 from scoring.models import Game
+from scoring.results import standings
 from tests import factories
 from tests.scoring.exports.conftest import pdf_pages
-from tests.scoring.test_club_rules import by_name, check_in, configure, seat
+from tests.scoring.results.test_club_rules import by_name, check_in, configure, seat
 from tournaments import services
 from tournaments.models import Competition
 from tournaments.words import describe_periods

@@ -12,7 +12,7 @@ periods) and :func:`partner_columns` are the player page's tables (no file yet);
 :func:`player_stat_columns` the columns its statistics share with the standings
 (their titles and help).
 
-Rows are plain dicts built by the views from ``scoring.standings``; the rank is
+Rows are plain dicts built by the views from ``scoring.results.standings``; the rank is
 a value of the row, so sorting by another column keeps every player's rank.
 """
 

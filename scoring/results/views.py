@@ -17,9 +17,9 @@ from common.tables import configure_table
 from tournaments.models import Competition, Evening
 from tournaments.words import describe_settings
 
+from ..exports.reports import other_evening_report
 from . import standings
-from .exports.reports import other_evening_report
-from .results_tables import (
+from .tables import (
     EveningResultTable,
     PartnersTable,
     PlayerEveningsTable,
@@ -32,7 +32,7 @@ from .results_tables import (
     player_stat_columns,
     standings_columns,
 )
-from .results_words import describe_evening
+from .words import describe_evening
 
 
 def _competition(club, pk):

@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from common.formatting import day_text, format_decimal
-from scoring import standings
-from scoring.results_tables import partner_columns, player_evening_columns
+from scoring.results import standings
+from scoring.results.tables import partner_columns, player_evening_columns
 from tests.htmltables import read_tables
 
 pytestmark = pytest.mark.django_db

@@ -26,9 +26,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from scoring import standings
+from scoring.results import standings
 from tests import factories
-from tests.scoring.test_club_rules import (
+from tests.scoring.results.test_club_rules import (
     NAMES,
     by_name,
     check_in,

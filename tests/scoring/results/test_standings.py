@@ -8,10 +8,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import rules, standings
+from scoring import rules
 from scoring import services as scoring_services
 from scoring.demo import play_game
 from scoring.models import Adjustment, Game, Hand
+from scoring.results import standings
 from tests import factories
 from tests.scoring.helpers import round_one_points
 from tournaments import services

@@ -1,7 +1,7 @@
 """A club's trick checker: the checker's page with the club's own rule set.
 
 A club page (readable wherever the club is, ``club_required()``), so it lives apart
-from :mod:`scoring.trickcheck_views`, which knows no clubs (a contract in
+from :mod:`scoring.trickcheck.views`, which knows no clubs (a contract in
 ``pyproject.toml``); the page and its data are that module's.
 """
 
@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET
 
 from clubs.permissions import club_required
 
-from . import rules
-from .trickcheck_views import page, preset_label, ruleset_data
+from .. import rules
+from .views import page, preset_label, ruleset_data
 
 
 @require_GET

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import results_views
+from . import views as results_views
 
 app_name = "results"
 
