@@ -4,22 +4,38 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+LOCK := requirements.lock
+LOCK_OPTIONS := --generate-hashes --allow-unsafe --strip-extras --no-emit-find-links --no-emit-index-url \
+  --extra postgres --extra production --extra test --output-file $(LOCK)
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 CHROMIUM ?= /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: load run lan test lint format bench messages venv demo remove-demo operator backup clean
+.PHONY: load run lan test lint format bench messages venv upgrade demo remove-demo operator backup clean
 
-$(STAMP): pyproject.toml
+# The whole dependency tree, pinned with hashes (requirements.lock, made by pip-tools from
+# pyproject.toml's ranges and all its extras): a new release on PyPI changes nothing here
+# until `make upgrade` refreshes the lock. The project itself is not installed: it runs
+# from this folder.
+$(STAMP): pyproject.toml $(LOCK)
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (python3.11 or python3 on PATH)."; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[postgres,production,test]'
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(PY) -m pip check
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# Refresh the lock: the newest releases pyproject.toml's ranges allow, with their hashes;
+# then install them. Commit requirements.lock once `make test` passes with it.
+upgrade:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet 'pip-tools>=7.4'
+	$(VENV)/bin/pip-compile --quiet --upgrade $(LOCK_OPTIONS) pyproject.toml
+	rm -f $(STAMP)
+	$(MAKE) venv
 
 # Try the site on this computer only, with the demo club and its public login.
 run: $(STAMP)
