@@ -26,9 +26,17 @@ sends nothing (:class:`ResetPasswordForm`).
 Everything else that is braked (reset requests, sign-ups, new clubs, a member's
 PIN) counts in the throttle cache with :func:`throttle_allowed`: a count per key
 and window, the window's end kept in the value, counted in turns.
+
+A member's PIN (4 to 6 digits) is stored as a keyed hash (:func:`pin_hash`: HMAC-SHA256
+with the site's secret key and a salt of its own), not as a password hash: a slow hash
+cannot protect a million possible PINs, the brake does, and the key keeps a copied
+database from being tried offline. One PIN check is microseconds instead of a password
+hash's ~180 ms of CPU, for every table's confirmation. A PIN stored by an earlier version
+(a password hash) is still accepted and stored anew on its first right use.
 """
 
 import hashlib
+import hmac
 import logging
 import math
 import os
@@ -45,6 +53,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.hashers import check_password
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.contrib.auth.views import PasswordResetConfirmView, PasswordResetView
 from django.core.cache import caches
@@ -55,6 +64,7 @@ from django.db import connection, transaction
 from django.db.models import Sum
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.crypto import get_random_string, salted_hmac
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
 
@@ -334,6 +344,41 @@ def club_start_allowed(*, user, address=None):
 
 
 # --- E-mail addresses and password reset -------------------------------------------------------
+
+
+PIN_HASH_PREFIX = "pin-hmac-sha256$"
+
+
+def _pin_digest(pin: str, salt: str, secret) -> str:
+    return salted_hmac(f"klaverjas.pin.{salt}", pin, secret=secret, algorithm="sha256").hexdigest()
+
+
+def pin_hash(pin: str) -> str:
+    """What a member's ``pin`` field stores for ``pin``: ``pin-hmac-sha256$salt$digest``."""
+    salt = get_random_string(16)
+    return f"{PIN_HASH_PREFIX}{salt}${_pin_digest(pin, salt, settings.SECRET_KEY)}"
+
+
+def pin_matches(pin: str, stored: str) -> tuple[bool, bool]:
+    """Whether ``pin`` is the PIN ``stored`` holds, and whether to store it anew.
+
+    Checked against the secret key and its fallbacks (``SECRET_KEY_FALLBACKS``, so a key
+    rotation keeps the PINs), in constant time; a PIN stored as a password hash by an
+    earlier version is checked as such. Either way, a right PIN that is not keyed with
+    today's key is to be stored anew (the second value).
+    """
+    pin = pin or ""
+    if not stored:
+        return False, False
+    if not stored.startswith(PIN_HASH_PREFIX):
+        right = check_password(pin, stored)
+        return right, right
+    salt, _sep, digest = stored.removeprefix(PIN_HASH_PREFIX).partition("$")
+    keys = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+    for number, secret in enumerate(keys):
+        if hmac.compare_digest(_pin_digest(pin, salt, secret), digest):
+            return True, number > 0
+    return False, False
 
 
 def normalised_email(email) -> str:

@@ -12,7 +12,7 @@ from smtplib import SMTPException
 
 from django.apps import apps
 from django.conf import settings
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import check_password
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import ProtectedError, RestrictedError
@@ -27,6 +27,8 @@ from .auth import (
     club_start_allowed,
     email_refusal,
     normalised_email,
+    pin_hash,
+    pin_matches,
     throttle_allowed,
     throttle_clear,
     wait_text,
@@ -1150,7 +1152,7 @@ def member_pin_set(*, member: Member, pin: str, by) -> Member:
     pin = (pin or "").strip()
     if pin and not PIN_RE.match(pin):
         raise ValidationError({"pin": _("A PIN is 4 to 6 digits.")})
-    member.pin = make_password(pin) if pin else ""
+    member.pin = pin_hash(pin) if pin else ""
     member.save(update_fields=["pin"])
     return member
 
@@ -1179,6 +1181,9 @@ def member_pin_check(*, member: Member, pin: str) -> None:
         raise ValidationError(
             {"pin": _("Too many wrong PINs; wait ten minutes or ask the tournament director.")}
         )
-    if not check_password(pin or "", member.pin):
+    right, store_anew = pin_matches(pin, member.pin)
+    if not right:
         raise ValidationError({"pin": _("That PIN is wrong; nothing is confirmed.")})
     throttle_clear(key)
+    if store_anew:
+        Member.objects.filter(pk=member.pk, pin=member.pin).update(pin=pin_hash(pin))

@@ -5,7 +5,9 @@ Optional: ``DATABASE_URL`` (PostgreSQL for a federation; SQLite otherwise),
 ``DJANGO_CSRF_TRUSTED_ORIGINS`` (comma separated, with scheme),
 ``DJANGO_SECURE_SSL_REDIRECT`` (default on; set 0 behind a proxy that redirects),
 ``DJANGO_HSTS_SECONDS`` (whole seconds, default a year), ``DJANGO_TRUSTED_PROXY_COUNT``,
-``DJANGO_LOGIN_LOG_DAYS`` (days the login log is kept, default 30)
+``DJANGO_LOGIN_LOG_DAYS`` (days the login log is kept, default 30),
+``DJANGO_SECRET_KEY_FALLBACKS`` (comma separated: the keys before a rotation, so that
+sessions, password links and members' PINs, which are keyed with it, keep working)
 and the e-mail settings (see ``base``).
 """
 
@@ -31,6 +33,7 @@ if not SECRET_KEY:
 if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
     raise ImproperlyConfigured("DJANGO_SECRET_KEY is too short: use at least 50 random characters.")
 
+SECRET_KEY_FALLBACKS = _list("DJANGO_SECRET_KEY_FALLBACKS")
 ALLOWED_HOSTS = _list("DJANGO_ALLOWED_HOSTS")
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured(
