@@ -15,7 +15,7 @@ so every login form, the admin's included, meets the same policy), tuned here:
   to it; otherwise it is the connection's own address;
 - the login log (axes' ``AccessLog``: username, address, browser of each
   login) is kept ``LOGIN_LOG_DAYS`` days: every successful login drops older
-  lines, and ``manage.py prune_login_log`` does it (and drops failures past the
+  lines, and ``manage.py cleanup`` (the daily job) does it (and drops failures past the
   lockout window) for a site nobody logs in to.
 
 An account's e-mail address reaches one account only: :func:`email_refusal`
@@ -255,6 +255,27 @@ def _counting(cache):
                 yield
             finally:
                 locks.unlock(handle)
+
+
+def throttle_prune() -> int:
+    """Drop the throttle cache's expired counts; the number dropped.
+
+    A cache with its own expiry (Redis, memcached, the database cache's culling) needs
+    nothing; the file cache deletes an expired file only when that key is read again, so
+    counts for addresses and e-mails that never come back would pile up in its folder.
+    """
+    cache = caches["throttle"]
+    if not isinstance(cache, FileBasedCache):
+        return 0
+    dropped = 0
+    with _counting(cache):
+        for name in cache._list_cache_files():
+            try:
+                with open(name, "rb") as handle:
+                    dropped += cache._is_expired(handle)  # deletes the file when expired
+            except FileNotFoundError:
+                pass
+    return dropped
 
 
 def throttle_allowed(keys_with_limits, *, window: int) -> bool:
