@@ -58,6 +58,7 @@ from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.contrib.auth.views import PasswordResetConfirmView, PasswordResetView
 from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import ValidationError
 from django.core.files import locks
 from django.db import connection, transaction
@@ -239,14 +240,33 @@ def _window(cache, key, now):
 _process_lock = threading.Lock()
 
 
+COUNTING_KEY = "throttle-counting"
+COUNTING_SECONDS = 5
+
+
 @contextmanager
 def _counting(cache):
     """Read, count and write back in turns: across this process's threads, and
     across the machine's server processes when the throttle cache is the file
-    cache (a lock file in its folder), so concurrent tries cannot share a count."""
+    cache (a lock file in its folder), or across every box when it is a shared cache
+    such as Redis (a key only one can ``add``, kept at most :data:`COUNTING_SECONDS`
+    should its holder die), so concurrent tries cannot share a count."""
     with _process_lock:
-        if not isinstance(cache, FileBasedCache):
+        if isinstance(cache, LocMemCache):  # this process's own: the lock above suffices
             yield
+            return
+        if not isinstance(cache, FileBasedCache):
+            token = os.urandom(8).hex()
+            deadline = time.monotonic() + 2 * COUNTING_SECONDS
+            while not cache.add(COUNTING_KEY, token, timeout=COUNTING_SECONDS):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the throttle cache's counting key was never free")
+                time.sleep(0.002)
+            try:
+                yield
+            finally:
+                if cache.get(COUNTING_KEY) == token:
+                    cache.delete(COUNTING_KEY)
             return
         os.makedirs(cache._dir, exist_ok=True)
         with open(os.path.join(cache._dir, "counting.lock"), "ab") as handle:

@@ -15,6 +15,9 @@
 - ``DJANGO_CLUB_CREATION``: who may start a club on the site: ``operators`` (the
   default: staff and superusers only) or ``anyone`` (a federation hosting clubs:
   a sign-up page lets anyone make an account and start one).
+- ``DJANGO_CACHE_URL``: one cache for every box of the site (``redis://host:port/db``):
+  the brakes count there, so several boxes count together. Without it, the brakes count
+  in a file cache under the data folder (one machine, every server process on it).
 """
 
 import os
@@ -239,18 +242,51 @@ AXES_VERBOSE = False
 # How long the login log (username, address and browser of each login) is kept.
 LOGIN_LOG_DAYS = env_int("DJANGO_LOGIN_LOG_DAYS", 30, unit=" of days")
 
+
+# --- Caches ----------------------------------------------------------------------------------
+def cache_from_url(url: str, *, prefix: str) -> dict:
+    """One of ``CACHES`` from ``DJANGO_CACHE_URL``: ``redis://host:port/db`` (or
+    ``rediss://``, a password as ``redis://:password@host``) is Django's own Redis cache,
+    ``file:///folder`` a file cache in that folder; anything else is a clear error."""
+    parts = urlsplit(url)
+    if parts.scheme in ("redis", "rediss") and parts.hostname:
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    if parts.scheme == "file" and parts.path.startswith("/") and not parts.netloc:
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(Path(parts.path) / prefix),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    raise ImproperlyConfigured(
+        "DJANGO_CACHE_URL must be redis://host:port/db, rediss://host:port/db or "
+        f"file:///folder, not {url!r}."
+    )
+
+
 # Small counters: the brake on password resets, sign-ups, new clubs and PINs
-# (``clubs.auth.throttle_allowed``). A file cache, so every server process on the
-# machine shares the counts; room for many keys, so that a flood of new ones does
-# not push an address's count out.
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "throttle": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": str(DATA_DIR / "throttle"),
-        "OPTIONS": {"MAX_ENTRIES": 10_000},
-    },
-}
+# (``clubs.auth.throttle_allowed``). A file cache by default, so every server process on
+# the machine shares the counts; room for many keys, so that a flood of new ones does
+# not push an address's count out. Several boxes share one cache: DJANGO_CACHE_URL
+# (Redis), which then holds every cache of the site.
+CACHE_URL = os.environ.get("DJANGO_CACHE_URL", "").strip()
+if CACHE_URL:
+    CACHES = {
+        "default": cache_from_url(CACHE_URL, prefix="klaverjas"),
+        "throttle": cache_from_url(CACHE_URL, prefix="klaverjas-throttle"),
+    }
+else:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "throttle": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "throttle"),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        },
+    }
 # Per window, counted from the first request; the request that reaches a limit
 # starts the window again, so a refusal lasts the whole window.
 PASSWORD_RESET_LIMITS = {"ip_address": 10, "email": 3}

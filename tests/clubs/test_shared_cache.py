@@ -1,0 +1,134 @@
+"""Several boxes, one cache: ``DJANGO_CACHE_URL`` names it, and the brakes count there
+together, so a limit holds for the whole site and not per box.
+
+The cross-box tests use the Redis this machine kind runs on 127.0.0.1:6379 and separate
+processes (each a box: its own Python, its own locks). Without a Redis there they are
+skipped, with the reason, except under CI, where they fail.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.core.cache import caches
+from django.core.exceptions import ImproperlyConfigured
+
+from clubs import auth
+from config.settings.base import cache_from_url
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def _redis_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+needs_redis = pytest.mark.skipif(
+    not _redis_answers() and os.environ.get("CI") != "true",
+    reason="no Redis answers on 127.0.0.1:6379 (apt-get install redis-server to run these)",
+)
+
+
+@pytest.mark.parametrize(
+    "url, backend, location",
+    [
+        ("redis://127.0.0.1:6379/0", "redis.RedisCache", "redis://127.0.0.1:6379/0"),
+        ("rediss://:secret@cache.example.org:6380/2", "redis.RedisCache", None),
+        ("file:///srv/klaverjas/cache", "filebased.FileBasedCache", "/srv/klaverjas/cache/p"),
+    ],
+)
+def test_the_cache_url_names_django_s_own_backends(url, backend, location):
+    cache = cache_from_url(url, prefix="p")
+    assert cache["BACKEND"] == f"django.core.cache.backends.{backend}"
+    assert cache["LOCATION"] == (location or url)
+
+
+@pytest.mark.parametrize(
+    "url", ["memcached://127.0.0.1:11211", "redis://", "file://relative/path", "127.0.0.1:6379"]
+)
+def test_another_cache_url_is_a_clear_error(url):
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_CACHE_URL must be"):
+        cache_from_url(url, prefix="p")
+
+
+def test_the_site_without_a_cache_url_counts_in_the_data_folder(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-c", "from config.settings import base; print(base.CACHES['throttle'])"],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_CACHE_URL": "", "KLAVERJAS_DATA_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "FileBasedCache" in out and str(tmp_path / "throttle") in out
+
+
+@pytest.fixture
+def redis_throttle(settings):
+    settings.CACHES = {
+        **settings.CACHES,
+        "throttle": cache_from_url(REDIS_URL, prefix=f"test-{uuid.uuid4().hex}"),
+    }
+    yield caches["throttle"]
+    caches["throttle"].clear()
+
+
+@needs_redis
+def test_a_count_in_redis_lasts_its_window_and_clears(redis_throttle):
+    key = uuid.uuid4().hex
+    assert [auth.throttle_allowed([(key, 3)], window=60) for _ in range(4)] == [1, 1, 1, 0]
+    auth.throttle_clear(key)
+    assert auth.throttle_allowed([(key, 3)], window=60)
+    assert redis_throttle.get(auth.COUNTING_KEY) is None  # the counting key is given back
+
+
+BOX = textwrap.dedent(
+    """
+    import os, sys, time
+    import django
+    django.setup()
+    from clubs.auth import throttle_allowed
+    key, start = sys.argv[1], float(sys.argv[2])
+    while time.time() < start:
+        time.sleep(0.001)
+    print(sum(throttle_allowed([(key, 5)], window=60) for _ in range(20)))
+    """
+)
+
+
+@pytest.mark.slow
+@needs_redis
+def test_six_boxes_trying_at_once_get_five_tries_together_not_five_each():
+    key = f"box-test-{uuid.uuid4().hex}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.base",
+        "DJANGO_CACHE_URL": REDIS_URL,
+        "DJANGO_SECRET_KEY": "x" * 50,
+    }
+    start = time.time() + 3  # every box has started Django by then
+    boxes = [
+        subprocess.Popen(
+            [sys.executable, "-c", BOX, key, str(start)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    allowed = [int(box.communicate(timeout=60)[0]) for box in boxes]
+    assert sum(allowed) == 5, allowed
+    assert all(box.returncode == 0 for box in boxes)
