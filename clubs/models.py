@@ -486,3 +486,30 @@ class PasswordLink(models.Model):
 
     def __str__(self):
         return f"{self.user} · {self.club_name} · {self.made_by}"
+
+
+class PendingUpload(models.Model):
+    """A file uploaded for an import, kept in the database until its import is confirmed.
+
+    In the database, not on one box's disk, so that the box that confirms need not be
+    the one that showed the preview. Only its uploader reads it back, in its club
+    (``clubs.services.pending_upload_take``); it goes when the import is done, when the
+    same person uploads the next file, and an hour after the upload at the latest
+    (``manage.py cleanup``). It holds what the file holds (names of players), so it is
+    kept no longer than that.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=20)
+    filename = models.CharField(_("file name"), max_length=255, blank=True)
+    data = models.BinaryField(_("content"))
+    created_at = models.DateTimeField(_("uploaded"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("upload awaiting confirmation")
+        verbose_name_plural = _("uploads awaiting confirmation")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.club} · {self.user} · {self.filename}"

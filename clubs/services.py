@@ -33,7 +33,7 @@ from .auth import (
     throttle_clear,
     wait_text,
 )
-from .models import Club, ClubLog, ClubRole, Invitation, Member, PasswordLink
+from .models import Club, ClubLog, ClubRole, Invitation, Member, PasswordLink, PendingUpload
 from .permissions import (
     Capability,
     Role,
@@ -1187,3 +1187,49 @@ def member_pin_check(*, member: Member, pin: str) -> None:
     throttle_clear(key)
     if store_anew:
         Member.objects.filter(pk=member.pk, pin=member.pin).update(pin=pin_hash(pin))
+
+
+# --- Uploads awaiting confirmation ----------------------------------------------------------
+
+#: How long an uploaded file waits for its import to be confirmed.
+PENDING_UPLOAD_SECONDS = 60 * 60
+
+
+def pending_uploads_expired(now=None):
+    """The uploads older than :data:`PENDING_UPLOAD_SECONDS` (``manage.py cleanup``)."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=PENDING_UPLOAD_SECONDS)
+    return PendingUpload.objects.filter(created_at__lt=cutoff)
+
+
+@transaction.atomic
+def pending_upload_keep(*, club: Club, by, kind: str, data: bytes, filename: str) -> PendingUpload:
+    """Keep ``data`` until its import is confirmed; the caller checked the permission and
+    the size. The uploader's earlier file of the same kind in the club goes (a new
+    preview replaces the old), and so does every expired one."""
+    pending_uploads_expired().delete()
+    PendingUpload.objects.filter(club=club, user=by, kind=kind).delete()
+    upload = PendingUpload(
+        club=club,
+        user=by,
+        kind=kind,
+        data=data,
+        filename=filename[:255],
+    )
+    upload.full_clean()
+    upload.save()
+    return upload
+
+
+def pending_upload_take(*, pk, club: Club, by, kind: str) -> PendingUpload | None:
+    """The upload ``pk`` if it is ``by``'s, in ``club``, of ``kind`` and not expired; None
+    otherwise (another's, another club's, gone). Whether its content is the one
+    previewed is the caller's check (the preview's signed token holds its hash)."""
+    cutoff = timezone.now() - timedelta(seconds=PENDING_UPLOAD_SECONDS)
+    try:
+        upload = PendingUpload.objects.get(
+            pk=pk, club=club, user=by, kind=kind, created_at__gte=cutoff
+        )
+    except (PendingUpload.DoesNotExist, ValueError, TypeError):
+        return None
+    upload.data = bytes(upload.data)  # PostgreSQL gives a memoryview
+    return upload

@@ -328,8 +328,9 @@ AGREE = {
     "scoring.adjustment": [("round.evening", "evening"), ("game.table.round.evening", "evening")],
 }
 #: Models of a club that never travel: roles and invitations belong to accounts,
-#: the stored evening totals are made again on reading, leagues are shared.
-NOT_CARRIED = ("clubs.clubrole", "clubs.invitation", "scoring.eveningtotals")
+#: the stored evening totals are made again on reading, leagues are shared, and an
+#: upload awaiting its confirmation is one person's, for an hour.
+NOT_CARRIED = ("clubs.clubrole", "clubs.invitation", "clubs.pendingupload", "scoring.eveningtotals")
 NOT_CARRIED_APPS = ("leagues",)
 #: How deep a JSON value (a rule set, an audit snapshot) may nest.
 MAX_JSON_DEPTH = 20

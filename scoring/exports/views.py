@@ -13,22 +13,18 @@ Who may download what:
 Another club's objects answer 404.
 
 The import is two posts to one address, like the member import: the first
-carries the file and answers with the preview; the file is kept on the server
-(``DATA_DIR/imports``) under a random name for at most an hour, and the
-preview page posts back a token signed for this club, competition and user,
-holding that name and the file's SHA-256. The second post checks everything
+carries the file and answers with the preview; the file is kept in the database
+(``clubs.PendingUpload``, so whichever box gets the second post finds it) for at most
+an hour, and the preview page posts back a token signed for this club, competition
+and user, holding the kept file's number and its SHA-256. The second post checks everything
 again and imports all or nothing. The hand log of a season is too large to
 carry in the page itself, as the member import does.
 """
 
 import dataclasses
 import hashlib
-import secrets
-import time
-from pathlib import Path
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.http import Http404
@@ -39,6 +35,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.permissions import Capability, club_required
+from clubs.services import PENDING_UPLOAD_SECONDS, pending_upload_keep, pending_upload_take
 from common import qr
 from common.downloads import FILE_WORDS, download, file_stem
 from common.params import id_or_404
@@ -56,7 +53,7 @@ from . import (
     xlsx,
 )
 
-UPLOAD_MAX_AGE = 60 * 60
+_UPLOAD_KIND = "results"
 _SALT = "scoring.exports.results_import"
 
 
@@ -175,42 +172,28 @@ class ResultsImportForm(forms.Form):
         return upload
 
 
-def _upload_dir() -> Path:
-    return Path(settings.DATA_DIR) / "imports"
-
-
-def _stash(data: bytes) -> str:
-    """Keep an uploaded file until the import is confirmed; returns its name."""
-    folder = _upload_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    now = time.time()
-    for old in folder.glob("results-*.upload"):
-        if now - old.stat().st_mtime > UPLOAD_MAX_AGE:
-            old.unlink(missing_ok=True)
-    name = f"results-{secrets.token_hex(16)}.upload"
-    (folder / name).write_bytes(data)
-    return name
-
-
 def _salt(club, competition, user):
     return f"{_SALT}:{club.pk}:{competition.pk}:{user.pk}"
 
 
-def _token(club, competition, user, *, name, filename, data, create_members):
+def _token(club, competition, user, *, upload, create_members):
     payload = {
-        "name": name,
-        "file": filename,
-        "sha256": hashlib.sha256(data).hexdigest(),
+        "upload": upload.pk,
+        "sha256": hashlib.sha256(bytes(upload.data)).hexdigest(),
         "create_members": create_members,
     }
     return signing.dumps(payload, salt=_salt(club, competition, user))
 
 
 def _unstash(token, club, competition, user):
-    """(data, filename, create_members, path) from a token; ImportRejected if unusable."""
+    """(upload, create_members) from a preview's token: the file kept in the database
+    (:func:`clubs.services.pending_upload_keep`, so any box may confirm); ImportRejected
+    if it cannot be used."""
     again = _("upload the file again.")
     try:
-        payload = signing.loads(token, salt=_salt(club, competition, user), max_age=UPLOAD_MAX_AGE)
+        payload = signing.loads(
+            token, salt=_salt(club, competition, user), max_age=PENDING_UPLOAD_SECONDS
+        )
     except signing.SignatureExpired as exc:
         raise importers.ImportRejected(
             [importers.Problem(_("The preview is more than an hour old; ") + again)]
@@ -219,18 +202,16 @@ def _unstash(token, club, competition, user):
         raise importers.ImportRejected(
             [importers.Problem(_("The preview could not be read; ") + again)]
         ) from exc
-    name = str(payload.get("name", ""))
-    path = _upload_dir() / name
-    if not name.startswith("results-") or "/" in name or not path.is_file():
+    upload = pending_upload_take(pk=payload.get("upload"), club=club, by=user, kind=_UPLOAD_KIND)
+    if upload is None:
         raise importers.ImportRejected(
             [importers.Problem(_("The uploaded file is no longer there; ") + again)]
         )
-    data = path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != payload.get("sha256"):
+    if hashlib.sha256(upload.data).hexdigest() != payload.get("sha256"):
         raise importers.ImportRejected(
             [importers.Problem(_("The uploaded file has changed; ") + again)]
         )
-    return data, str(payload.get("file", "")), bool(payload.get("create_members")), path
+    return upload, bool(payload.get("create_members"))
 
 
 @club_required(Capability.IMPORT_RESULTS)
@@ -261,15 +242,11 @@ def results_import(request, club, pk):
                 limits=importers.PAGE_LIMITS,
             )
             if preview.can_apply:
-                name = _stash(data)
+                kept = pending_upload_keep(
+                    club=club, by=request.user, kind=_UPLOAD_KIND, data=data, filename=upload.name
+                )
                 token = _token(
-                    club,
-                    competition,
-                    request.user,
-                    name=name,
-                    filename=upload.name,
-                    data=data,
-                    create_members=create_members,
+                    club, competition, request.user, upload=kept, create_members=create_members
                 )
             form = ResultsImportForm(initial={"create_members": create_members})
     else:
@@ -279,11 +256,10 @@ def results_import(request, club, pk):
 
 
 def _results_import_apply(request, club, competition, context):
-    path, keep = None, False
+    upload, keep = None, False
     try:
-        data, filename, create_members, path = _unstash(
-            request.POST["token"], club, competition, request.user
-        )
+        upload, create_members = _unstash(request.POST["token"], club, competition, request.user)
+        data, filename = upload.data, upload.filename
         result = importers.results_import_apply(
             club=club,
             competition=competition,
@@ -299,7 +275,7 @@ def _results_import_apply(request, club, competition, context):
         )
     except importers.ImportRejected as exc:
         context.update({"form": ResultsImportForm(), "rejected": exc.problems})
-        if path is not None:
+        if upload is not None:
             # Refused for its answers (a close name answered as a player already on
             # that evening), the file can still be imported: the same preview again,
             # with its questions, keeping the file for the next answers.
@@ -316,8 +292,8 @@ def _results_import_apply(request, club, competition, context):
                 context.update({"preview": preview, "token": request.POST["token"]})
         return render(request, "scoring/exports/results_import.html", context)
     finally:
-        if path is not None and not keep:
-            path.unlink(missing_ok=True)
+        if upload is not None and not keep:
+            upload.delete()
     evenings = len(result.evenings)
     if result.totals:
         messages.success(

@@ -8,7 +8,9 @@ it is safe to run at any time and as often as wanted, on every kind of database:
 - login-log lines older than ``LOGIN_LOG_DAYS`` and failed logins past the lockout window
   (what ``prune_login_log`` does);
 - expired counts of the throttle cache (the brakes on resets, sign-ups, new clubs and
-  PINs), when it is the file cache.
+  PINs), when it is the file cache;
+- uploads whose import was never confirmed, an hour after the upload (they hold the
+  file's names of players).
 """
 
 from importlib import import_module
@@ -19,10 +21,14 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from clubs.auth import login_log_prune, throttle_prune
+from clubs.services import pending_uploads_expired
 
 
 class Command(BaseCommand):
-    help = "Drop expired sessions, old login-log lines and expired brake counts (run daily)."
+    help = (
+        "Drop expired sessions, old login-log lines, expired brake counts and unconfirmed "
+        "uploads (run daily)."
+    )
 
     def handle(self, *args, **options):
         engine = import_module(settings.SESSION_ENGINE)
@@ -32,6 +38,7 @@ class Command(BaseCommand):
         engine.SessionStore.clear_expired()
         logins = login_log_prune()
         brakes = throttle_prune()
+        uploads = pending_uploads_expired().delete()[0]
         if sessions is not None:
             self.stdout.write(f"{sessions} expired sessions dropped.")
         else:
@@ -41,3 +48,4 @@ class Command(BaseCommand):
             "or past the lockout window dropped."
         )
         self.stdout.write(f"{brakes} expired brake counts dropped.")
+        self.stdout.write(f"{uploads} unconfirmed uploads older than an hour dropped.")

@@ -21,6 +21,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.models import PendingUpload
 from scoring.exports import importers
 from scoring.models import Adjustment, Game, Hand
 from scoring.results import standings
@@ -524,7 +525,7 @@ def test_the_page_keeps_the_file_when_the_answers_are_refused_so_they_can_be_giv
     answer = client.post(url, {"token": refused.context["token"], near.field: "new"})
     assert answer.status_code == 302
     assert Adjustment.objects.get(points=3000).member.name == "Jansen"
-    assert list(tmp_path.glob("imports/*.upload")) == []
+    assert not PendingUpload.objects.exists() and not (tmp_path / "imports").exists()
 
 
 # ---------------------------------------------------------------- two close names, both new

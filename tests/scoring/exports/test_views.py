@@ -1,11 +1,15 @@
 """Downloads and the import page: who may have which file, and the upload round."""
 
 import io
+from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
+from clubs.models import PendingUpload
+from clubs.services import pending_upload_take
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, reports
 from scoring.models import Hand
@@ -206,8 +210,10 @@ def competition(club):
 
 @pytest.fixture
 def uploads(settings, tmp_path):
+    """The files kept for a confirmation: in the database, never in the data folder."""
     settings.DATA_DIR = tmp_path
-    return tmp_path / "imports"
+    yield lambda: list(PendingUpload.objects.filter(kind="results"))
+    assert not (tmp_path / "imports").exists()
 
 
 def upload(client, competition, data, name="oud.csv", **extra):
@@ -233,14 +239,14 @@ def test_upload_preview_then_import(director_client, competition, uploads):
     preview = response.context["preview"]
     assert preview.ok and preview.hands == 16
     token = response.context["token"]
-    assert token and len(list(uploads.iterdir())) == 1
+    assert token and len(uploads()) == 1
     assert Hand.objects.count() == 0  # nothing until confirmed
     response = director_client.post(
         url("results-import", competition.club, competition.pk), {"token": token}
     )
     assert response.status_code == 302 and response["Location"] == competition.get_absolute_url()
     assert Hand.objects.count() == 16
-    assert list(uploads.iterdir()) == []  # the kept file is gone
+    assert uploads() == []  # the kept file is gone
     again = director_client.post(
         url("results-import", competition.club, competition.pk), {"token": token}
     )
@@ -270,7 +276,7 @@ def test_a_broken_upload_shows_the_report_and_changes_nothing(
     assert response.status_code == 200
     assert b"This file cannot be imported" in response.content
     assert b"roem is made of 20, 50, 100 and 200" in response.content
-    assert not response.context["token"] and not uploads.exists()
+    assert not response.context["token"] and uploads() == []
     assert Hand.objects.count() == 0
 
 
@@ -288,8 +294,8 @@ def test_a_tampered_or_foreign_token_imports_nothing(director_client, competitio
 
 def test_a_file_changed_on_the_server_is_refused(director_client, competition, uploads):
     response = upload(director_client, competition, csv_bytes(game_rows()))
-    (stored,) = uploads.iterdir()
-    stored.write_bytes(csv_bytes(game_rows(hands=12)))
+    (stored,) = uploads()
+    PendingUpload.objects.filter(pk=stored.pk).update(data=csv_bytes(game_rows(hands=12)))
     response = director_client.post(
         url("results-import", competition.club, competition.pk),
         {"token": response.context["token"]},
@@ -360,3 +366,49 @@ def test_file_names_speak_the_visitors_language(client, season):
     assert "standings" not in names["nl"][0] and "result" not in names["nl"][1]
     assert "standings" in names["en"][0] and "result" in names["en"][1]
     assert "hands" in names["en"][2]
+
+
+def test_the_preview_on_one_box_is_confirmed_on_another(
+    director_client, competition, uploads, settings, tmp_path
+):
+    """Each box has its own data folder; the kept file is in the shared database."""
+    settings.DATA_DIR = tmp_path / "box-1"
+    token = upload(director_client, competition, csv_bytes(game_rows())).context["token"]
+    settings.DATA_DIR = tmp_path / "box-2"
+    response = director_client.post(
+        url("results-import", competition.club, competition.pk), {"token": token}
+    )
+    assert response.status_code == 302 and Hand.objects.count() == 16
+    assert uploads() == []
+
+
+def test_only_the_uploader_can_use_the_kept_file(director_client, competition, uploads):
+    token = upload(director_client, competition, csv_bytes(game_rows())).context["token"]
+    (kept,) = uploads()
+    other = factories.role(competition.club, "director")
+    assert pending_upload_take(pk=kept.pk, club=competition.club, by=other, kind="results") is None
+    elsewhere = factories.club("Elders")
+    assert pending_upload_take(pk=kept.pk, club=elsewhere, by=kept.user, kind="results") is None
+    director_client.force_login(other)
+    response = director_client.post(
+        url("results-import", competition.club, competition.pk), {"token": token}
+    )
+    assert b"could not be read" in response.content and Hand.objects.count() == 0
+    assert len(uploads()) == 1
+
+
+def test_a_new_upload_replaces_the_kept_one_and_an_hour_old_one_is_gone(
+    director_client, competition, uploads
+):
+    first = upload(director_client, competition, csv_bytes(game_rows())).context["token"]
+    second = upload(director_client, competition, csv_bytes(game_rows())).context["token"]
+    assert len(uploads()) == 1
+    page = url("results-import", competition.club, competition.pk)
+    assert b"no longer there" in director_client.post(page, {"token": first}).content
+    PendingUpload.objects.update(created_at=timezone.now() - timedelta(minutes=61))
+    out = io.StringIO()
+    call_command("cleanup", stdout=out)
+    assert "1 unconfirmed uploads older than an hour dropped." in out.getvalue()
+    assert uploads() == []
+    assert b"no longer there" in director_client.post(page, {"token": second}).content
+    assert Hand.objects.count() == 0
