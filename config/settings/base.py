@@ -15,6 +15,8 @@
 - ``DJANGO_CLUB_CREATION``: who may start a club on the site: ``operators`` (the
   default: staff and superusers only) or ``anyone`` (a federation hosting clubs:
   a sign-up page lets anyone make an account and start one).
+- ``DJANGO_DB_POOLING`` (``pgbouncer`` or ``pool``) and ``DJANGO_DB_POOL_SIZE``: how
+  PostgreSQL's connections are shared when many boxes use it (see ``_pooled``).
 - ``DJANGO_CACHE_URL``: one cache for every box of the site (``redis://host:port/db``):
   the brakes count there, so several boxes count together. Without it, the brakes count
   in a file cache under the data folder (one machine, every server process on it).
@@ -120,6 +122,16 @@ def sqlite_database(path):
     }
 
 
+def env_int(name, default, *, unit=""):
+    """A whole number from the environment; a clear error for anything else."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isascii() or not raw.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number{unit}, not {raw!r}.")
+    return int(raw)
+
+
 def database_from_url(url):
     """A database from ``DATABASE_URL``; a clear error when it cannot be used."""
     try:
@@ -139,7 +151,38 @@ def database_from_url(url):
         return sqlite_database(config["NAME"])
     if "postgresql" in config["ENGINE"]:
         config.setdefault("OPTIONS", {})["connect_timeout"] = 5
+        _pooled(config, os.environ.get("DJANGO_DB_POOLING", "").strip().lower())
     return config
+
+
+def _pooled(config, pooling):
+    """PostgreSQL's connections when many boxes share it (``DJANGO_DB_POOLING``).
+
+    Every gunicorn thread keeps a connection of its own; 8 boxes of 16 threads are 128,
+    above PostgreSQL's default ``max_connections`` of 100. Either:
+
+    - ``pgbouncer``: ``DATABASE_URL`` names a PgBouncer in transaction pooling, which
+      lends a server connection for one transaction at a time. Nothing may then outlive
+      a transaction on the server: no server-side cursors (``.iterator()`` reads in
+      chunks on the client instead; Django's documented setting). Django binds query
+      parameters on the client (psycopg's client-side cursors), so no prepared
+      statement is left on a server connection, and every lock the site takes is a
+      transaction's (``select_for_update``, ``pg_advisory_xact_lock``), so it holds.
+    - ``pool``: Django's own pool (psycopg_pool) in each process, of
+      ``DJANGO_DB_POOL_SIZE`` connections (default 4) shared by its threads; the
+      connections are kept by the pool, not per request (``CONN_MAX_AGE`` 0).
+    """
+    if not pooling:
+        return
+    if pooling == "pgbouncer":
+        config["DISABLE_SERVER_SIDE_CURSORS"] = True
+    elif pooling == "pool":
+        size = env_int("DJANGO_DB_POOL_SIZE", 4, unit=" of connections")
+        config["CONN_MAX_AGE"] = 0
+        config["CONN_HEALTH_CHECKS"] = False
+        config["OPTIONS"]["pool"] = {"min_size": 1, "max_size": max(size, 1), "timeout": 10}
+    else:
+        raise ImproperlyConfigured(f"DJANGO_DB_POOLING must be pgbouncer or pool, not {pooling!r}.")
 
 
 if os.environ.get("DATABASE_URL"):
@@ -190,16 +233,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
-
-
-def env_int(name, default, *, unit=""):
-    """A whole number from the environment; a clear error for anything else."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    if not raw.isascii() or not raw.isdigit():
-        raise ImproperlyConfigured(f"{name} must be a whole number{unit}, not {raw!r}.")
-    return int(raw)
 
 
 # --- Content-Security-Policy (django-csp) ---------------------------------------------------
