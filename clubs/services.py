@@ -1221,15 +1221,24 @@ def pending_upload_keep(*, club: Club, by, kind: str, data: bytes, filename: str
 
 
 def pending_upload_take(*, pk, club: Club, by, kind: str) -> PendingUpload | None:
-    """The upload ``pk`` if it is ``by``'s, in ``club``, of ``kind`` and not expired; None
-    otherwise (another's, another club's, gone). Whether its content is the one
-    previewed is the caller's check (the preview's signed token holds its hash)."""
+    """Claim the upload ``pk`` if it is ``by``'s, in ``club``, of ``kind`` and not expired:
+    it is deleted as it is taken, so of two confirmations sent at once only one gets it
+    (the caller keeps it again, :func:`pending_upload_keep`, when the import is refused
+    and may be retried). None otherwise (another's, another club's, taken, gone).
+    Whether its content is the one previewed is the caller's check (the preview's
+    signed token holds its hash)."""
     cutoff = timezone.now() - timedelta(seconds=PENDING_UPLOAD_SECONDS)
     try:
-        upload = PendingUpload.objects.get(
-            pk=pk, club=club, user=by, kind=kind, created_at__gte=cutoff
-        )
-    except (PendingUpload.DoesNotExist, ValueError, TypeError):
+        with transaction.atomic():
+            upload = (
+                PendingUpload.objects.select_for_update()
+                .filter(pk=pk, club=club, user=by, kind=kind, created_at__gte=cutoff)
+                .first()
+            )
+            if upload is None:
+                return None
+            upload.delete()
+    except (ValueError, TypeError):
         return None
     upload.data = bytes(upload.data)  # PostgreSQL gives a memoryview
     return upload

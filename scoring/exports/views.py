@@ -256,7 +256,7 @@ def results_import(request, club, pk):
 
 
 def _results_import_apply(request, club, competition, context):
-    upload, keep = None, False
+    upload = None
     try:
         upload, create_members = _unstash(request.POST["token"], club, competition, request.user)
         data, filename = upload.data, upload.filename
@@ -288,12 +288,14 @@ def _results_import_apply(request, club, competition, context):
                 limits=importers.PAGE_LIMITS,
             )
             if preview.can_apply:
-                keep = True
-                context.update({"preview": preview, "token": request.POST["token"]})
+                kept = pending_upload_keep(
+                    club=club, by=request.user, kind=_UPLOAD_KIND, data=data, filename=filename
+                )
+                token = _token(
+                    club, competition, request.user, upload=kept, create_members=create_members
+                )
+                context.update({"preview": preview, "token": token})
         return render(request, "scoring/exports/results_import.html", context)
-    finally:
-        if upload is not None and not keep:
-            upload.delete()
     evenings = len(result.evenings)
     if result.totals:
         messages.success(
