@@ -177,8 +177,9 @@ def games_column():
 
 
 def marsen_column(*, sitout_mars=False):
-    """Marsen: the playing team's pits. A tegenpit is not one (DOMAIN.md: clubs write
-    it TP, apart from the playing team's M), so it is left out, and the help says so."""
+    """Marsen: the playing team's pits. A tegenpit is not one (docs/rules.md, "Pit
+    (mars) and tegenpit": clubs write it TP, apart from the playing team's M), so it is
+    left out, and the help says so."""
     words = _(
         "Hands their team played and took every trick (a pit, M on the score sheet). "
         "A tegenpit (TP: every trick taken as defenders) is not counted."

@@ -7,7 +7,7 @@ checks).
 
 Glossary
 ========
-The code uses the clubs' own words (DOMAIN.md), always the same ones:
+The code uses the clubs' own words (docs/rules.md, Words), always the same ones:
 
 boompje (boom)
     One game of 16 hands (``Ruleset.hands_per_game``); each of the four players

@@ -10,10 +10,10 @@ cards are interned: ``Card("JH") is Card("jh") is CARDS[20]``. Because a card is
 int it indexes the lookup tables below directly, so hot loops never re-parse a
 string, and ``1 << card`` is its bit in a 32-bit card set (a *mask*).
 
-Card points (DOMAIN.md): trump J 20, 9 14, A 11, 10 10, K 4, Q 3, 8 and 7 nothing;
-plain A 11, 10 10, K 4, Q 3, J 2, 9 8 7 nothing. The 32 cards hold
-:data:`CARD_POINTS_TOTAL` = 152 points; the last trick adds :data:`LAST_TRICK_BONUS`
-= 10, so every hand is worth :data:`HAND_TOTAL` = 162.
+Card points (docs/rules.md, "Cards and card points"): trump J 20, 9 14, A 11, 10 10,
+K 4, Q 3, 8 and 7 nothing; plain A 11, 10 10, K 4, Q 3, J 2, 9 8 7 nothing. The 32
+cards hold :data:`CARD_POINTS_TOTAL` = 152 points; the last trick adds
+:data:`LAST_TRICK_BONUS` = 10, so every hand is worth :data:`HAND_TOTAL` = 162.
 """
 
 from __future__ import annotations

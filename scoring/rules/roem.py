@@ -59,9 +59,10 @@ and 250. Only one team can score runs, the other at most its stuk.
 
 The table enters what each team *declared* (:data:`STUK` and runs by points);
 :func:`count_declarations` applies the no-trick rule first and then the highest-run
-rule (as :func:`declared_roem` and the simulator do, DOMAIN.md's order): a team that
-took no trick has no run to compare, so against a pit only the pit team's
-declarations count (A pits, A declared 20, B declared 50: A banks 162 + 100 + 20).
+rule (as :func:`declared_roem` and the simulator do, the order of docs/rules.md,
+"When roem counts"): a team that took no trick has no run to compare, so against a
+pit only the pit team's declarations count (A pits, A declared 20, B declared 50: A
+banks 162 + 100 + 20).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rule sets: every difference between the ways clubs play, as data.
 
 A :class:`Ruleset` is a frozen value with one field per difference named in
-DOMAIN.md. The presets in :data:`RULESETS` are built from it; a club takes a
+docs/rules.md. The presets in :data:`RULESETS` are built from it; a club takes a
 preset and replaces fields (``dataclasses.replace(ruleset, hands_per_game=12)``
 or ``ruleset_from("rotterdam", {"hands_per_game": 12})``). Code asks the fields
 (``ruleset.nat_basis``); nothing branches on a preset's name.
@@ -146,7 +146,7 @@ class Chooser(Choice):
 
 
 class PlayRule(Choice):
-    """The obligations of a player void in the led suit (DOMAIN.md, Legal play)."""
+    """The obligations of a player void in the led suit (docs/rules.md, Legal play)."""
 
     #: Must trump, even over a winning partner; overtrump when able, else undertrump.
     ROTTERDAM = "rotterdam"
@@ -335,7 +335,7 @@ def _check_int(ruleset: Ruleset, field: str, *, minimum: int) -> None:
 
 _FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(Ruleset))
 
-#: The presets by name (DOMAIN.md, "Rule-set presets").
+#: The presets by name (docs/rules.md, "Presets").
 RULESETS: dict[str, Ruleset] = {
     "rotterdam": Ruleset(name="rotterdam"),
     "amsterdam": Ruleset(name="amsterdam", play_rule=PlayRule.AMSTERDAM),

@@ -270,8 +270,8 @@ def legal_mask(hand: int, trick: Sequence[int], trump: int, amsterdam: bool) -> 
     """The unchecked fast path of :func:`legal_cards`, on ints: the legal cards of
     ``hand`` (a card mask, ``1 << card`` per card, not empty) on ``trick`` (0..3 card
     ints in play order, not in the hand) when ``trump`` (0..3) is trumps, under the
-    Amsterdam rule if ``amsterdam`` else Rotterdam, as a card mask. DOMAIN.md, "Legal
-    play", rule by rule. The simulator plays through it.
+    Amsterdam rule if ``amsterdam`` else Rotterdam, as a card mask. docs/rules.md,
+    "Legal play", rule by rule. The simulator plays through it.
 
     >>> legal_mask(0b11 << 16, [8], 2, False)  # 7H 8H on the 7D: trump
     196608

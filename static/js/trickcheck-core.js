@@ -225,7 +225,7 @@
   /** "run of three ♥ 9-10-J + stuk"; an empty string for no roem. */
   function describeRoem(items) { return items.map(describeItem).join(" + "); }
 
-  // --- Legal play (DOMAIN.md, "Legal play"; scoring/rules/tricks.py legal_mask) -------
+  // --- Legal play (docs/rules.md, "Legal play"; scoring/rules/tricks.py legal_mask) ---
 
   /** Which rule decides the legal cards of ``hand`` (a mask) on ``trick`` (0..3 cards
    * played, leader first), and the legal mask. ``rule`` names the obligation that

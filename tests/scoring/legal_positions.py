@@ -3,7 +3,7 @@
 JavaScript twin ``legalPlay`` (tests/scoring/trickcheck/test_agreement.py) must
 both give the expected cards, and the JavaScript names the rule that decides.
 
-DOMAIN.md, "Legal play". Each row: (play rule, hand, trick so far (leader first),
+docs/rules.md, "Legal play". Each row: (play rule, hand, trick so far (leader first),
 expected legal cards in the order of the hand, the rule code of trickcheck-core.js:
 the obligation that applies, which the trick checker names for a renege, or None
 when nothing restricts the player). Trumps are hearts, except in

@@ -90,8 +90,9 @@ def test_equal_runs_go_to_the_playing_team_which_keeps_its_50_when_nat(match):
 
 
 def test_against_a_pit_only_the_pit_teams_declarations_count(match):
-    """DOMAIN.md's example: A pits, A declared 20, B declared 50: B took no trick, so
-    it has no run to compare, and A banks 162 + 100 + 20."""
+    """The example of docs/rules.md, "When roem counts": A pits, A declared 20, B
+    declared 50: B took no trick, so it has no run to compare, and A banks 162 + 100
+    + 20."""
     data = declared("A", 162, "20", "50", "A")
     hand = services.hand_record(game=match.game, data=data, keeper="A")
     hand.refresh_from_db()

@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and card points (DOMAIN.md, "Card values")."""
+"""Cards, suits, ranks and card points (docs/rules.md, "Cards and card points")."""
 
 import pickle
 

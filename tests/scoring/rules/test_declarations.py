@@ -64,8 +64,9 @@ DECLARED = {
     "test_pit_with_declarations_adds_100": (
         "A", (162, 0), (50, STUK), (), "A", (70, 0), (332, 0), False,
     ),
-    # Order (DOMAIN.md): "no trick, no roem" first, then the highest-run rule: B took
-    # no trick, so it has no run to compare and A keeps its run beside its stuk.
+    # Order (docs/rules.md, "When roem counts"): "no trick, no roem" first, then the
+    # highest-run rule: B took no trick, so it has no run to compare and A keeps its
+    # run beside its stuk.
     "test_a_team_without_a_trick_scores_nothing_it_declared": (
         "A", (162, 0), (20, STUK), (100,), "A", (40, 0), (302, 0), False,
     ),
@@ -75,7 +76,7 @@ DECLARED = {
     "test_a_higher_run_without_a_trick_does_not_take_the_pit_teams_runs": (
         "A", (0, 162), (50,), (20, STUK), "B", (0, 40), (0, 302), True,
     ),
-    # DOMAIN.md's own example: A pits, A declared 20, B declared 50.
+    # The example of docs/rules.md, "When roem counts": A pits, A declared 20, B declared 50.
     "test_against_a_pit_only_the_pit_teams_declarations_count": (
         "A", (162, 0), (20,), (50,), "A", (20, 0), (282, 0), False,
     ),

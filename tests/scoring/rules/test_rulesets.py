@@ -25,7 +25,7 @@ from scoring.rules import (
     ruleset_from,
 )
 
-# DOMAIN.md, "Rule-set presets", one row per preset.
+# docs/rules.md, "Presets", one row per preset.
 PRESETS = {
     "rotterdam": {
         "nat_basis": NatBasis.POINTS_AND_ROEM,

@@ -1,7 +1,7 @@
 """Tricks: winner, card points, roem, and the legal cards under each play rule.
 
 The worked examples are seed 003's "Examples - How Tricks Play Out" (trumps are
-hearts); the obligations are DOMAIN.md's "Legal play", which decides where the
+hearts); the obligations are docs/rules.md's "Legal play", which decides where the
 seeds disagree.
 """
 

@@ -288,7 +288,7 @@ def _roem_cases(rng, count):
     return tricks
 
 
-#: The table of legal-play positions the Python core's tests use too (DOMAIN.md,
+#: The table of legal-play positions the Python core's tests use too (docs/rules.md,
 #: "Legal play", Amsterdam undertrumping included).
 POSITIONS = all_positions()
 
