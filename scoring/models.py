@@ -130,6 +130,16 @@ class Game(models.Model):
     def is_locked(self):
         return self.status == self.Status.CONFIRMED
 
+    def get_ruleset(self) -> rules.Ruleset:
+        """The rules core's :class:`~scoring.rules.Ruleset` the game is played by: the
+        one stored with it at its start (``ruleset``, its preset's name and fields)."""
+        data = dict(self.ruleset)
+        return rules.ruleset_from(data.pop("name"), data)
+
+    def declares_roem(self) -> bool:
+        """Whether the game's rule set declares roem (the table enters declarations)."""
+        return self.get_ruleset().roem_rule is rules.RoemRule.DECLARED
+
 
 class Hand(models.Model):
     """One deal (spel) as entered: raw inputs, then the derived banked scores."""
