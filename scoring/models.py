@@ -486,12 +486,14 @@ class AuditEntry(models.Model):
 class EveningTotals(models.Model):
     """Each player's tally of one finished evening, kept so the season standings read
     40 evenings, not 48,000 hands' games and seats and the adjustments, on every request
-    (``scoring.results.standings.stored_evening_rows``).
+    (``scoring.results.standings.stored_evening_rows``, which only reads).
 
-    A copy made on first read and thrown away by every change below its evening
-    (``scoring.receivers``: a game saved, a seat, table or round saved or deleted, an
-    adjustment saved or deleted, the evening itself saved, members merged); never
-    edited, so it is never half right.
+    Stored when the evening is finished and again by every change below it, inside
+    the change's transaction (``scoring.results.services.evening_totals_store``, called
+    by ``scoring.receivers``: a game saved, a seat, table or round saved or deleted, an
+    adjustment saved or deleted, the evening itself saved, members merged); thrown
+    away when the evening is no longer finished. Always summed whole, never edited,
+    so it is never half right; missing, the standings sum the evening in memory.
     ``sums``: for each player the :data:`COLUMNS`, as 32-bit little-endian
     integers one after the other (read back in a blink, where JSON took longer
     than the rest of the standings).

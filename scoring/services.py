@@ -26,8 +26,7 @@ state before and after, and why.
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import connections, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,7 +35,7 @@ from scoring import rules
 from tournaments.models import Evening, Round, Seat, Table
 
 from .messages import hand_error
-from .models import Adjustment, AuditEntry, EveningTotals, Game, Hand, Team
+from .models import Adjustment, AuditEntry, Game, Hand, Team
 from .selectors import game_confirmers
 
 HAND_INPUTS = (
@@ -881,29 +880,3 @@ def competition_games_ruleset_set(*, competition, ruleset: rules.Ruleset) -> Non
     Game.objects.filter(table__round__evening__competition=competition).update(
         ruleset=ruleset.to_dict()
     )
-
-
-def evening_totals_forget(*evening_sets):
-    """Throw away the stored totals (:class:`~scoring.models.EveningTotals`) of the
-    evenings in ``evening_sets`` (each a list of ids or a query of ids), inside the
-    caller's transaction, because something below them changes.
-
-    First the evenings' rows are locked FOR SHARE (PostgreSQL; SQLite's writers
-    take the one write lock anyway), in their order, then the totals are deleted in
-    a second statement: a standings read that sums an evening locks its row FOR NO
-    KEY UPDATE first, so it either waits for this change to commit and sums it, or
-    has stored its totals before this lock is granted and they are deleted here.
-    """
-    found = Q()
-    for evenings in evening_sets:
-        found |= Q(pk__in=evenings)
-    query = Evening.objects.filter(found).order_by("pk").values_list("pk", flat=True)
-    sql, params = query.query.sql_with_params()
-    connection = connections[query.db]
-    if connection.vendor == "postgresql":
-        sql += " FOR SHARE"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        ids = [row[0] for row in cursor.fetchall()]
-    if ids:
-        EveningTotals.objects.filter(evening_id__in=ids).delete()
