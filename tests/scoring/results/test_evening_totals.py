@@ -436,6 +436,50 @@ def test_a_read_while_a_correction_is_uncommitted_shows_the_committed_sums(club,
     )
 
 
+@pytest.mark.django_db(transaction=True)
+def test_two_corrections_of_one_closed_evening_at_once_store_both(club, play_season):
+    """Two connections correct two games of one finished evening at once: the second
+    waits for the first (PostgreSQL: the evening's row of totals, which each change
+    writes before it sums; SQLite: the write lock), so the totals stored last sum both
+    corrections, not the second one alone."""
+    import threading
+
+    competition, members, evenings, director = play_season(
+        club, evenings=1, players=8, rounds=1, seed=5
+    )
+    ids = [evenings[0].pk]
+    first, second = Game.objects.filter(table__round__evening=evenings[0]).order_by("pk")[:2]
+    before = from_store(ids)
+    saved, done = threading.Event(), threading.Event()
+
+    def correct(game, hold):
+        try:
+            with transaction.atomic():
+                changed = Game.objects.get(pk=game.pk)
+                changed.total_a += 100
+                changed.save()
+                if hold:
+                    saved.set()
+                    done.wait(60)  # the second correction comes in meanwhile
+        finally:
+            connection.close()
+
+    one = threading.Thread(target=correct, args=(first, True))
+    one.start()
+    assert saved.wait(10)
+    two = threading.Thread(target=correct, args=(second, False))
+    two.start()
+    two.join(1)  # time for the second to reach its wait
+    done.set()
+    one.join(30)
+    two.join(30)
+    assert not one.is_alive() and not two.is_alive()
+    after = from_store(ids)
+    assert after == live(ids)
+    changed = {key for key in after if after[key][0] != before[key][0]}
+    assert len(changed) == 4  # wij (N and S) of both tables: both corrections
+
+
 def test_the_standings_read_stored_evenings_in_two_queries_whatever_their_number(
     club, play_season, django_assert_num_queries
 ):
