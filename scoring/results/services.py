@@ -14,10 +14,10 @@ that makes them, in its own transaction:
 - an evening that is not finished (reopened, or still in play) has none.
 
 ``scoring.receivers`` calls :func:`evening_totals_store` for each such save or
-deletion, inside its transaction. A write that sends no signal (a results import's
-or an archive's rows, saved in bulk or raw) calls it itself for the evenings it
-made; until then, or when an evening's totals are missing for any other reason, the
-standings sum that evening in memory and store nothing.
+deletion, inside its transaction. A write that sends no signal calls it itself for
+the evenings it made: the club archive's restore (raw rows). Where none are stored
+(a results import, whose rows are saved in bulk, until a change below its evenings)
+the standings sum the evening in memory and store nothing.
 """
 
 from django.db import connections
