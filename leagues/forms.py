@@ -133,7 +133,7 @@ class TeamForm(forms.Form):
 
     def __init__(self, *args, league, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = selectors.enrolable_clubs(user=user, league=league)
+        self.fields["club"].queryset = selectors.enrolable_clubs(user=user)
         self.fields["division"].queryset = league.divisions.order_by("level")
 
 

@@ -467,14 +467,12 @@ def team_page(*, team):
     return players, captains
 
 
-def enrolable_clubs(*, user, league):
-    """The clubs whose team ``user`` may enrol in ``league`` (``services.can_enrol``):
-    those in which they are a director or administrator, when they may manage the
-    league; every club for a site operator."""
-    from .services import can_manage
-
-    if not can_manage(user, league):
-        return Club.objects.none()
+def enrolable_clubs(*, user):
+    """The clubs whose team ``user``, an organiser of the league, may enrol in it
+    (``services.can_enrol``): those in which they are a director or administrator;
+    every club for a site operator. Only the organisers' page asks (the view lets
+    organisers alone in, and ``services.team_create`` checks ``can_enrol`` itself):
+    a selector asks no service."""
     if user.is_superuser:
         return Club.objects.order_by("name")
     roles = roles_with(Capability.RUN_COMPETITIONS)

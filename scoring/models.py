@@ -130,6 +130,16 @@ class Game(models.Model):
     def is_locked(self):
         return self.status == self.Status.CONFIRMED
 
+    def get_ruleset(self) -> rules.Ruleset:
+        """The rules core's :class:`~scoring.rules.Ruleset` the game is played by: the
+        one stored with it at its start (``ruleset``, its preset's name and fields)."""
+        data = dict(self.ruleset)
+        return rules.ruleset_from(data.pop("name"), data)
+
+    def declares_roem(self) -> bool:
+        """Whether the game's rule set declares roem (the table enters declarations)."""
+        return self.get_ruleset().roem_rule is rules.RoemRule.DECLARED
+
 
 class Hand(models.Model):
     """One deal (spel) as entered: raw inputs, then the derived banked scores."""
@@ -476,12 +486,14 @@ class AuditEntry(models.Model):
 class EveningTotals(models.Model):
     """Each player's tally of one finished evening, kept so the season standings read
     40 evenings, not 48,000 hands' games and seats and the adjustments, on every request
-    (``scoring.results.standings.stored_evening_rows``).
+    (``scoring.results.standings.stored_evening_rows``, which only reads).
 
-    A copy made on first read and thrown away by every change below its evening
-    (``scoring.receivers``: a game saved, a seat, table or round saved or deleted, an
-    adjustment saved or deleted, the evening itself saved, members merged); never
-    edited, so it is never half right.
+    Stored when the evening is finished and again by every change below it, inside
+    the change's transaction (``scoring.results.services.evening_totals_store``, called
+    by ``scoring.receivers``: a game saved, a seat, table or round saved or deleted, an
+    adjustment saved or deleted, the evening itself saved, members merged); thrown
+    away when the evening is no longer finished. Always summed whole, never edited,
+    so it is never half right; missing, the standings sum the evening in memory.
     ``sums``: for each player the :data:`COLUMNS`, as 32-bit little-endian
     integers one after the other (read back in a blink, where JSON took longer
     than the rest of the standings).

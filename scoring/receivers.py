@@ -4,10 +4,13 @@ of the rounds the tournaments layer draws, swaps, takes back and asks about.
 Connected in ``ScoringConfig.ready()``. Each receiver only calls a service (the
 writes, inside the sender's transaction) or a selector (the answers).
 
-And the stored evening totals (:class:`~scoring.models.EveningTotals`) thrown away
-whenever anything below their evening is saved or deleted, inside the same
-transaction: the evening itself, a round, table, seat, game or adjustment, or members
-merged (``clubs.signals.members_merged``, an update that sends no model signal).
+And the stored evening totals (:class:`~scoring.models.EveningTotals`) stored again
+(a finished evening's) or thrown away (any other's) whenever anything below their
+evening is saved or deleted, inside the same transaction and after the change
+(``scoring.results.services.evening_totals_store``): the evening itself, a round,
+table, seat, game or adjustment, or members merged (``clubs.signals.members_merged``,
+an update that sends no model signal). A row that may move to another evening locks
+its old and new evening before it is saved and stores both after.
 """
 
 from django.db.models import Q
@@ -19,6 +22,7 @@ from tournaments.models import Evening, Round, Seat, Table
 
 from . import selectors, services
 from .models import Adjustment, Game
+from .results import services as totals
 
 
 def round_drawn(sender, *, round_, sitouts, by, **kwargs):
@@ -58,28 +62,43 @@ def results_asked(sender, *, evenings, **kwargs) -> dict:
 
 
 def evening_saved(sender, instance, raw=False, **kwargs):
+    """The evening finished (its totals stored), reopened (thrown away) or changed."""
     if not raw:  # loaddata and archives bring their rows as they were
-        services.evening_totals_forget([instance.pk])
+        totals.evening_totals_store([instance.pk])
+
+
+def _before_save(instance, *evening_sets):
+    """Before a row below an evening is saved: its evenings (its new one, and its old
+    one when it moves) locked, to store their totals after the save (:func:`_saved`)."""
+    instance._totals_evenings = totals.evenings_lock(*evening_sets)
+
+
+def _saved(sender, instance, raw=False, **kwargs):
+    if not raw:
+        totals.evening_totals_store(locked=instance.__dict__.pop("_totals_evenings", None))
 
 
 def round_saving(sender, instance, raw=False, **kwargs):
-    """Before a round is saved: its evening's totals, and its old evening's when it
-    moves (a league match moved to another matchday)."""
+    """Before a round is saved: its evening, and its old evening when it moves (a
+    league match moved to another matchday)."""
     if not raw:
-        services.evening_totals_forget(
-            [instance.evening_id], Round.objects.filter(pk=instance.pk).values("evening_id")
+        _before_save(
+            instance,
+            [instance.evening_id],
+            Round.objects.filter(pk=instance.pk).values("evening_id"),
         )
 
 
 def round_deleted(sender, instance, **kwargs):
-    services.evening_totals_forget([instance.evening_id])
+    totals.evening_totals_store([instance.evening_id])
 
 
 def table_or_seat_saving(sender, instance, raw=False, **kwargs):
-    """Before a table or seat is saved: its round's evening's totals, and those of
-    the round it was in (the admin may move it)."""
+    """Before a table or seat is saved: its round's evening, and that of the round it
+    was in (the admin may move it)."""
     if not raw:
-        services.evening_totals_forget(
+        _before_save(
+            instance,
             Round.objects.filter(pk=instance.round_id).values("evening_id"),
             sender.objects.filter(pk=instance.pk).values("round__evening_id"),
         )
@@ -87,28 +106,30 @@ def table_or_seat_saving(sender, instance, raw=False, **kwargs):
 
 def game_saved(sender, instance, raw=False, **kwargs):
     if not raw:
-        services.evening_totals_forget(
+        totals.evening_totals_store(
             Round.objects.filter(tables=instance.table_id).values("evening_id")
         )
 
 
 def adjustment_saving(sender, instance, raw=False, **kwargs):
-    """Before an adjustment is saved: its evening's totals, and its old evening's when
-    it moves (the admin may move it)."""
+    """Before an adjustment is saved: its evening, and its old evening when it moves
+    (the admin may move it)."""
     if not raw:
-        services.evening_totals_forget(
-            [instance.evening_id], Adjustment.objects.filter(pk=instance.pk).values("evening_id")
+        _before_save(
+            instance,
+            [instance.evening_id],
+            Adjustment.objects.filter(pk=instance.pk).values("evening_id"),
         )
 
 
 def adjustment_deleted(sender, instance, **kwargs):
-    services.evening_totals_forget([instance.evening_id])
+    totals.evening_totals_store([instance.evening_id])
 
 
 def members_merged(sender, *, keep, **kwargs):
     """Every evening ``keep`` now played in or has an adjustment in (also other clubs' league
     evenings)."""
-    services.evening_totals_forget(
+    totals.evening_totals_store(
         Seat.objects.filter(Q(member=keep) | Q(substitute_member=keep)).values("round__evening_id"),
         Adjustment.objects.filter(member=keep).values("evening_id"),
     )
@@ -135,13 +156,16 @@ def connect():
     # seat would turn each cascade (a club deleted) into a signal and a query a row.
     post_save.connect(evening_saved, sender=Evening, dispatch_uid="scoring.totals.evening")
     pre_save.connect(round_saving, sender=Round, dispatch_uid="scoring.totals.round")
+    post_save.connect(_saved, sender=Round, dispatch_uid="scoring.totals.round+")
     post_delete.connect(round_deleted, sender=Round, dispatch_uid="scoring.totals.round-")
     for model in (Table, Seat):
         uid = f"scoring.totals.{model._meta.model_name}"
         pre_save.connect(table_or_seat_saving, sender=model, dispatch_uid=uid)
+        post_save.connect(_saved, sender=model, dispatch_uid=f"{uid}+")
     post_save.connect(game_saved, sender=Game, dispatch_uid="scoring.totals.game")
     # Adjustments are few (a director's correction, a round's sit-outs): a receiver on
     # their deletion costs a club's deletion one query per adjustment, not per seat.
     pre_save.connect(adjustment_saving, sender=Adjustment, dispatch_uid="scoring.totals.adj")
+    post_save.connect(_saved, sender=Adjustment, dispatch_uid="scoring.totals.adj+")
     post_delete.connect(adjustment_deleted, sender=Adjustment, dispatch_uid="scoring.totals.adj-")
     club_signals.members_merged.connect(members_merged, dispatch_uid="scoring.totals.merged")

@@ -186,12 +186,10 @@ def _dealer(number, seats):
 def entry_state(*, table) -> EntryState:
     """The entry page of one table: its seats, its game's hands with running totals,
     the next hand and its dealer. Three queries with the table (table, seats, hands)."""
-    from .services import game_ruleset
-
     game = table.game
     seats = table_seats(table)
     hands = list(game.hands.order_by("number"))
-    ruleset = game_ruleset(game)
+    ruleset = game.get_ruleset()
     style = table.round.evening.competition.club.mark_style()
     state = rules.game_state(
         ruleset, totals=(game.total_a, game.total_b), hands_played=game.hands_entered
@@ -261,9 +259,7 @@ class TableProgress:
         """Hands in the game (None for a match to a target score)."""
         if self.game is None:
             return None
-        from .services import game_ruleset
-
-        ruleset = game_ruleset(self.game)
+        ruleset = self.game.get_ruleset()
         return ruleset.hands_per_game if ruleset.game_end is rules.GameEnd.HANDS else None
 
     @property
@@ -428,11 +424,9 @@ class SyncState:
 
 def sync_state(*, game, number=None) -> SyncState:
     """The game as stored now (one query for the game, one for the hand asked about)."""
-    from .services import game_ruleset
-
     game = Game.objects.get(pk=game.pk)
     state = rules.game_state(
-        game_ruleset(game), totals=(game.total_a, game.total_b), hands_played=game.hands_entered
+        game.get_ruleset(), totals=(game.total_a, game.total_b), hands_played=game.hands_entered
     )
     current = None
     if number is not None:

@@ -26,8 +26,7 @@ state before and after, and why.
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import connections, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,7 +35,8 @@ from scoring import rules
 from tournaments.models import Evening, Round, Seat, Table
 
 from .messages import hand_error
-from .models import Adjustment, AuditEntry, EveningTotals, Game, Hand, Team
+from .models import Adjustment, AuditEntry, Game, Hand, Team
+from .selectors import game_confirmers
 
 HAND_INPUTS = (
     "playing",
@@ -58,16 +58,6 @@ class Conflict(ValidationError):
     def __init__(self, message, *, current=None):
         super().__init__(message, code="conflict")
         self.current = current
-
-
-def game_ruleset(game):
-    data = dict(game.ruleset)
-    return rules.ruleset_from(data.pop("name"), data)
-
-
-def game_declares_roem(game):
-    """Whether the game's rule set declares roem (the table enters declarations)."""
-    return game_ruleset(game).roem_rule is rules.RoemRule.DECLARED
 
 
 def hand_snapshot(hand):
@@ -195,57 +185,14 @@ def _check_version(game, expected_version):
 
 def _summary(game, hands):
     """The rules core's view of a game from its stored banked scores."""
-    return rules.score_game(game_ruleset(game), [(h.score_a, h.score_b) for h in hands])
-
-
-def game_roem(ruleset, hands):
-    """The roem each team banked over the hands: what counts for it in the
-    statistics (on nat the rule set's ``nat_roem`` says who banks it; after
-    verzaken the other team banks all of it)."""
-    roem_a = roem_b = 0
-    for hand in hands:
-        banked = rules.banked_roem(
-            ruleset,
-            playing=hand.playing,
-            nat=hand.nat,
-            roem=(hand.roem_a, hand.roem_b),
-            verzaakt=getattr(hand, "verzaakt", "") or None,
-        )
-        roem_a += banked.a
-        roem_b += banked.b
-    return roem_a, roem_b
+    return rules.score_game(game.get_ruleset(), [(h.score_a, h.score_b) for h in hands])
 
 
 def game_counts(hands, ruleset):
-    """The counts a game stores beside its totals, from its hands (stored ``Hand``
-    rows or anything with the same fields): marsen (the playing team's pit),
-    tegenpit (the defenders' pit, counted apart as clubs write it: TP), nat of
-    the playing team, verzaken of the team that reneged (a verzaken is neither
-    nat nor pit) and the roem each team banked (:func:`game_roem`). The one
-    place these are counted: the services and the results import both store them."""
-    counts = dict.fromkeys(
-        (
-            "marsen_a",
-            "marsen_b",
-            "tegenpit_a",
-            "tegenpit_b",
-            "nat_a",
-            "nat_b",
-            "verzaken_a",
-            "verzaken_b",
-        ),
-        0,
-    )
-    for hand in hands:
-        if hand.pit:
-            kind = "marsen" if hand.pit == hand.playing else "tegenpit"
-            counts[f"{kind}_{hand.pit.lower()}"] += 1
-        if hand.nat:
-            counts["nat_a" if hand.playing == "A" else "nat_b"] += 1
-        if hand.verzaakt:
-            counts["verzaken_a" if hand.verzaakt == "A" else "verzaken_b"] += 1
-    roem_a, roem_b = game_roem(ruleset, hands)
-    return {**counts, "roem_a": roem_a, "roem_b": roem_b}
+    """The counts a game stores beside its totals, by ``Game`` field
+    (``marsen_a`` ...), from its hands (stored ``Hand`` rows or anything with the same
+    fields): the rules core counts them (:func:`scoring.rules.count_game`)."""
+    return rules.count_game(ruleset, hands).by_column()
 
 
 def game_recount(game, hands):
@@ -257,7 +204,7 @@ def game_recount(game, hands):
     game.total_a, game.total_b = summary.totals
     game.hands_entered = len(hands)
     game.winner = summary.winner or ""
-    for name, value in game_counts(hands, game_ruleset(game)).items():
+    for name, value in game_counts(hands, game.get_ruleset()).items():
         setattr(game, name, value)
     return summary
 
@@ -268,7 +215,7 @@ def game_hands_build(*, game: Game, rows: list[HandInput]):
     game's totals counted from them (:func:`game_recount`); nothing is saved. Returns
     (the hands, the core's summary of the game). Raises the ValidationError of the
     first hand the core refuses, with ``.hand_index`` (0-based)."""
-    ruleset = game_ruleset(game)
+    ruleset = game.get_ruleset()
     hands = []
     for index, row in enumerate(rows):
         try:
@@ -429,7 +376,7 @@ def _clean(hand):
 def hand_preview(*, game: Game, data: HandInput, number=None) -> rules.HandResult:
     """What each team would bank for ``data`` (as hand ``number``, when given: the
     roefel is checked), without saving anything."""
-    return data.score(game_ruleset(game), number=number)
+    return data.score(game.get_ruleset(), number=number)
 
 
 def hand_same_as(*, hand: Hand, data: HandInput) -> bool:
@@ -437,7 +384,7 @@ def hand_same_as(*, hand: Hand, data: HandInput) -> bool:
     same inputs as the rules core reads them (a second phone entering the same hand),
     and, where the player who reneged gets the penalty, the same seat reneged."""
     try:
-        built = _build_hand(hand.game, hand.number, data, game_ruleset(hand.game))
+        built = _build_hand(hand.game, hand.number, data, hand.game.get_ruleset())
     except ValidationError:
         return False
     return (_inputs(built), built.offender) == (_inputs(hand), hand.offender)
@@ -499,7 +446,7 @@ def hand_record_or_get(
         if keeper not in Team.values:
             raise ValidationError({"keeper": _("Choose the team that keeps score.")})
         game.scorer_team = keeper
-    ruleset = game_ruleset(game)
+    ruleset = game.get_ruleset()
     hand = _build_hand(game, next_number, data, ruleset)
     penalty = _offender_penalty(game, next_number, data, ruleset, by)
     hand.client_id = client_id or None
@@ -555,7 +502,7 @@ def hand_replace(
     if not 0 <= index < len(hands):
         raise ValidationError(_("Hand %(number)s is not stored.") % {"number": number})
     old = hands[index]
-    ruleset = game_ruleset(game)
+    ruleset = game.get_ruleset()
     hand = _build_hand(game, old.number, data, ruleset)
     penalty = _offender_penalty(game, old.number, data, ruleset, by)
     hands[index] = hand
@@ -670,8 +617,6 @@ def game_confirm(
     player's PIN (throttled: see ``clubs.services.member_pin_check``); a seat
     without a member (a substitute) cannot confirm then: the director does.
     """
-    from .selectors import game_confirmers
-
     game = _lock(game)
     _check_writable(game)
     _check_version(game, expected_version)
@@ -711,7 +656,7 @@ def game_enter_sheet(
     require(by, club, Capability.RUN_COMPETITIONS)
     _check_version(game, expected_version)
     old = list(game.hands.select_related("penalty").order_by("number"))
-    ruleset = game_ruleset(game)
+    ruleset = game.get_ruleset()
     errors, new = {}, []
     for index, row in enumerate(rows, start=1):
         try:
@@ -935,29 +880,3 @@ def competition_games_ruleset_set(*, competition, ruleset: rules.Ruleset) -> Non
     Game.objects.filter(table__round__evening__competition=competition).update(
         ruleset=ruleset.to_dict()
     )
-
-
-def evening_totals_forget(*evening_sets):
-    """Throw away the stored totals (:class:`~scoring.models.EveningTotals`) of the
-    evenings in ``evening_sets`` (each a list of ids or a query of ids), inside the
-    caller's transaction, because something below them changes.
-
-    First the evenings' rows are locked FOR SHARE (PostgreSQL; SQLite's writers
-    take the one write lock anyway), in their order, then the totals are deleted in
-    a second statement: a standings read that sums an evening locks its row FOR NO
-    KEY UPDATE first, so it either waits for this change to commit and sums it, or
-    has stored its totals before this lock is granted and they are deleted here.
-    """
-    found = Q()
-    for evenings in evening_sets:
-        found |= Q(pk__in=evenings)
-    query = Evening.objects.filter(found).order_by("pk").values_list("pk", flat=True)
-    sql, params = query.query.sql_with_params()
-    connection = connections[query.db]
-    if connection.vendor == "postgresql":
-        sql += " FOR SHARE"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        ids = [row[0] for row in cursor.fetchall()]
-    if ids:
-        EveningTotals.objects.filter(evening_id__in=ids).delete()

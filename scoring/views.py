@@ -338,12 +338,12 @@ def table_hand(request, token):
     if not table.round.evening.is_open:
         return _closed(request, table)
     game = table.game
-    declared = services.game_declares_roem(game)
+    declared = game.declares_roem()
     form = HandForm(
         request.POST,
         ask_keeper=not game.scorer_team,
         declared=declared,
-        ruleset=services.game_ruleset(game),
+        ruleset=game.get_ruleset(),
     )
     if not form.is_valid():
         state = selectors.entry_state(table=table)
@@ -517,8 +517,8 @@ def table_hands_json(request, token):
     form = QueuedHandForm(
         payload,
         ask_keeper=not game.scorer_team,
-        declared=services.game_declares_roem(game),
-        ruleset=services.game_ruleset(game),
+        declared=game.declares_roem(),
+        ruleset=game.get_ruleset(),
     )
     if not form.is_valid():
         return _refused(request, table, number, form.errors.get_json_data(), status=422)
@@ -590,8 +590,8 @@ def entry_service_worker(request):
 def table_preview(request, token):
     """What a hand would bank, for the entry page's script: JSON, nothing saved."""
     table = _table(token)
-    declared = services.game_declares_roem(table.game)
-    form = HandForm(request.GET, declared=declared, ruleset=services.game_ruleset(table.game))
+    declared = table.game.declares_roem()
+    form = HandForm(request.GET, declared=declared, ruleset=table.game.get_ruleset())
     for name in ("client_id", "version"):
         form.fields.pop(name)
     if not form.is_valid():

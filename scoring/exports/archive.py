@@ -76,6 +76,7 @@ from clubs.services import club_data_models, club_rows, club_start, may_create_c
 from common.columns import TEXT as TEXT_COLUMN
 from common.columns import Column
 from scoring.models import Adjustment
+from scoring.results.services import evening_totals_store
 from scoring.services import HAND_INPUTS, HandInput, game_hands_build
 from tournaments.models import Competition, Evening
 
@@ -1098,4 +1099,6 @@ def club_archive_import(
         new_pk = {}  # label -> {id in the archive: new primary key}
         for label, read in plan.rows.items():
             new_pk[label] = _insert(label, read, club, new_pk)
+        # Raw rows send no signal: the finished evenings' totals are stored here.
+        evening_totals_store(Evening.objects.filter(competition__club=club).values("pk"))
     return club

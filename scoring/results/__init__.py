@@ -5,5 +5,6 @@ totals, the ranking settings); :mod:`.ranking` is the pure ranking (no Django);
 :mod:`.tables` holds one column spec per table, which the pages and every file use;
 :mod:`.words` states the rules in sentences; :mod:`.views` and :mod:`.urls` are the
 public result pages (namespace ``results``). The results only read: every write is in
-``scoring.services``.
+``scoring.services``, but the stored evening totals, which :mod:`.services` stores
+(called by every change below an evening, in its transaction).
 """

@@ -34,7 +34,7 @@ from functools import partial
 from itertools import repeat
 
 from django.core.exceptions import EmptyResultSet
-from django.db import DatabaseError, connections, transaction
+from django.db import connections
 from django.db.models import (
     BinaryField,
     Case,
@@ -171,20 +171,16 @@ def _game_sums(evening_ids, *, confirmed_only=False, by_round=False):
 
 
 def stored_evening_rows(evening_ids, *, known=None) -> dict:
-    """``{evening_id: EveningTotals.columns(...)}``: each player's tally of each finished
-    evening of ``evening_ids`` (``played`` 1 or 0), by column, from
-    :class:`~scoring.models.EveningTotals`; those without are summed and stored now.
-    An evening not finished has none stored (saving its status threw them away) and is
-    left out.
-
-    Summing and storing share one transaction that first locks the evenings' rows FOR
-    NO KEY UPDATE (on SQLite: takes the write lock); a change below an evening locks it
-    FOR SHARE before it throws the totals away (``scoring.services.evening_totals_forget``),
-    so it is either in the sums or throws them away after they are stored. A database
-    too busy to store them still gives this request its sums.
+    """``{evening_id: EveningTotals.columns(...)}``: each player's tally of the evenings
+    of ``evening_ids`` that have their totals stored (:class:`~scoring.models.EveningTotals`),
+    by column (``played`` 1 or 0). A read only reads: the totals are stored by the change
+    that makes them (``scoring.results.services.evening_totals_store``, in its
+    transaction), so an evening left out here has none (not finished, or finished by a
+    write that stores none, as a results import) and the caller sums it in memory
+    (:func:`evening_tallies`, :func:`_stored_lines`) without storing anything.
 
     ``known``: ``{evening_id: sums}`` already read with the evenings
-    (:func:`counted_evenings`); then only the others are looked for, by summing them.
+    (:func:`counted_evenings`); then nothing is read here.
     """
     if known is None:
         stored = dict(
@@ -194,44 +190,21 @@ def stored_evening_rows(evening_ids, *, known=None) -> dict:
         )
     else:
         stored = {e: known[e] for e in evening_ids if e in known}
-    missing = [e for e in evening_ids if e not in stored]
-    if missing:
-        stored.update(_store_evening_rows(missing))
     return {evening_id: EveningTotals.columns(sums) for evening_id, sums in stored.items()}
 
 
-def _store_evening_rows(evening_ids):
-    """``{evening_id: sums}`` of the finished ones of ``evening_ids``, summed now and
-    stored (see :func:`stored_evening_rows`)."""
-
-    def packed(evenings):
-        tallies = _tallies(evenings, confirmed_only=True)
-        return {
-            evening_id: EveningTotals.pack(
-                (member_id, *tally.row()) for member_id, tally in tallies[evening_id].items()
-            )
-            for evening_id in evenings
-        }
-
-    fresh = None
-    try:
-        with transaction.atomic():
-            locked = list(
-                Evening.objects.select_for_update(no_key=True)
-                .filter(pk__in=evening_ids, status=Evening.Status.FINISHED)
-                .order_by("pk")
-                .values_list("pk", flat=True)
-            )
-            fresh = packed(locked)
-            EveningTotals.objects.bulk_create(
-                [EveningTotals(evening_id=e, sums=sums) for e, sums in fresh.items()],
-                ignore_conflicts=True,
-            )
-    except DatabaseError:
-        if fresh is None:
-            finished = Evening.objects.filter(pk__in=evening_ids, status=Evening.Status.FINISHED)
-            fresh = packed(list(finished.values_list("pk", flat=True)))
-    return fresh
+def evening_sums(evening_ids) -> dict:
+    """``{evening_id: sums}``: each player's tally of each of ``evening_ids`` (confirmed
+    games and the adjustments), summed now and packed as
+    :class:`~scoring.models.EveningTotals` keeps it: what its one writer stores
+    (``scoring.results.services.evening_totals_store``)."""
+    tallies = _tallies(evening_ids, confirmed_only=True)
+    return {
+        evening_id: EveningTotals.pack(
+            (member_id, *tally.row()) for member_id, tally in tallies[evening_id].items()
+        )
+        for evening_id in evening_ids
+    }
 
 
 def evening_tallies(
@@ -242,7 +215,7 @@ def evening_tallies(
     ``finished``: the finished evenings among them, when only confirmed games count
     (the season standings, a player's season): their tallies are kept in
     :class:`~scoring.models.EveningTotals`, read instead of summed again (``known``: as
-    :func:`stored_evening_rows`).
+    :func:`stored_evening_rows`); one without stored totals is summed in memory.
     """
     if finished is None:
         return _tallies(evening_ids, confirmed_only=confirmed_only, by_round=by_round)
@@ -273,7 +246,7 @@ def _stored_lines(evening_ids, *, known=None):
     per_key = defaultdict(list)
     for evening_id in evening_ids:
         columns = stored.get(evening_id)
-        if columns is None:  # no longer finished since the evenings were read
+        if columns is None:  # none stored: summed in memory
             for member_id, tally in rest[evening_id].items():
                 per_key[member_id].append(tally.line(evening_id))
             continue
@@ -642,9 +615,9 @@ class Standings:
 
 def counted_evenings(competition, period=None):
     """The finished evenings that count, by date, each with its stored tallies'
-    ``stored_sums`` (:class:`~scoring.models.EveningTotals`; None when there are none
-    yet) and ``from_totals`` (its scores are imported totals per player, not hands),
-    read in the same query."""
+    ``stored_sums`` (:class:`~scoring.models.EveningTotals`; None when none are
+    stored: then they are summed in memory) and ``from_totals`` (its scores are
+    imported totals per player, not hands), read in the same query."""
     evenings = Evening.objects.filter(
         competition=competition, counts_for_ranking=True, status=Evening.Status.FINISHED
     ).annotate(

@@ -195,7 +195,7 @@ def nat_column():
 
 
 def roem_column(ruleset=None):
-    """Roem received: what the team banked (``scoring.services.game_roem``), so a nat
+    """Roem received: what the team banked (``scoring.rules.game_roem``), so a nat
     team's roem counts where ``ruleset.nat_roem`` sends it."""
     words = [_("The roem their team received: in a hand it made, its own.")]
     if ruleset is not None:

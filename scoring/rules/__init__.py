@@ -34,6 +34,12 @@ nat
 pit (mars)
     One team took all eight tricks: a bonus of 100 (``Ruleset.pit_bonus``), written
     "162 + 100". Never *march* or *slam*.
+marsen, tegenpit
+    A game's pits, counted per team (:func:`count_game`, :class:`GameCounts`): a
+    pit of the playing team is a *mars* (its count, *marsen*: M on the sheet), a
+    pit of the defenders a *tegenpit* (TP), counted apart and not a mars. Beside
+    them a game counts each team's nat, its verzaken and the roem it banked
+    (:func:`game_roem`: on nat or verzaken the rule set says who banks it).
 wij / zij
     The two columns of the paper score sheet: team A (North/South, seats 0 and 2)
     is *wij*, team B (East/West, seats 1 and 3) is *zij*. :class:`Team`.
@@ -67,7 +73,7 @@ Map
 :mod:`.tricks` -- trick winner, points, roem; :func:`legal_cards`.
 :mod:`.roem` -- roem combinations, declarations, what a team can hold.
 :mod:`.hands` -- :func:`score_hand`, :class:`HandResult`, :class:`InvalidHand`.
-:mod:`.games` -- :func:`score_game`, :class:`GameResult`.
+:mod:`.games` -- :func:`score_game`, :class:`GameResult`; :func:`count_game`, :class:`GameCounts`.
 :mod:`.simulate` -- :func:`simulate_deal`, :class:`Deal`.
 :mod:`.sheet` -- the paper score sheet's notation: :func:`sheet.write_row`, :func:`sheet.read_row`
 (a pit is written 162 | 100 + roem and its mark; read back, the 100 is the pit bonus);
@@ -96,7 +102,17 @@ from .cards import (
     parse_cards,
     parse_suit,
 )
-from .games import GameResult, InvalidGame, dealer_of_hand, game_state, score_game
+from .games import (
+    GameCounts,
+    GameResult,
+    InvalidGame,
+    ScoredHand,
+    count_game,
+    dealer_of_hand,
+    game_roem,
+    game_state,
+    score_game,
+)
 from .hands import (
     HandResult,
     InvalidHand,
@@ -174,11 +190,13 @@ __all__ = [
     "Card",
     "Chooser",
     "Deal",
+    "GameCounts",
     "GameEnd",
     "GameResult",
     "HandResult",
     "InvalidCard",
     "InvalidGame",
+    "ScoredHand",
     "InvalidHand",
     "InvalidRuleset",
     "NatBasis",
@@ -208,6 +226,8 @@ __all__ = [
     "format_declarations",
     "declared_roem",
     "describe_roem",
+    "count_game",
+    "game_roem",
     "game_state",
     "get_ruleset",
     "hand_declarations",

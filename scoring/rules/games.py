@@ -14,18 +14,32 @@ The site asks :attr:`GameResult.accepts_more_hands` before it records a hand, an
 :func:`score_game` refuses hands after the end with :class:`InvalidGame`. When the
 site stores running totals instead of re-reading the hands, :func:`game_state`
 answers the same questions from the totals and the number of hands.
+
+:func:`count_game` counts what a game keeps beside its totals (a
+:class:`GameCounts`): marsen, tegenpit, nat, verzaken and the roem each team
+banked (:func:`game_roem`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from .rulesets import GameEnd, Ruleset, TieRule, get_ruleset
 from .teams import PerTeam, Seat, Team
 
-__all__ = ["GameResult", "InvalidGame", "dealer_of_hand", "game_state", "score_game"]
+__all__ = [
+    "GameCounts",
+    "GameResult",
+    "InvalidGame",
+    "ScoredHand",
+    "count_game",
+    "dealer_of_hand",
+    "game_roem",
+    "game_state",
+    "score_game",
+]
 
 
 class InvalidGame(ValueError):
@@ -147,3 +161,105 @@ def dealer_of_hand(hand_number: int, first_dealer: int = 0) -> Seat:
     """The dealer of hand ``hand_number`` (1-based): the deal passes clockwise, so in
     a boompje of 16 each player deals four times."""
     return Seat((first_dealer + hand_number - 1) % 4)
+
+
+class ScoredHand(Protocol):
+    """A hand as the site stores it, scored: what :func:`count_game` reads.
+
+    ``playing`` and ``pit`` are ``"A"``/``"B"`` (``pit`` ``""`` without a pit),
+    ``nat`` whether the playing team was nat, ``roem_a``/``roem_b`` the roem each
+    team had in the hand, ``verzaakt`` the team that reneged (``""``; may be absent).
+    """
+
+    playing: str
+    pit: str
+    nat: bool
+    roem_a: int
+    roem_b: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameCounts:
+    """What a game counts beside its totals, per team (wij, zij).
+
+    ``marsen``
+        Pits of the playing team (a *mars*).
+    ``tegenpit``
+        Pits of the defenders (counted apart, as clubs write it: TP); not a mars.
+    ``nat``
+        Hands the team played and was nat.
+    ``verzaken``
+        Hands that ended because the team reneged (neither nat nor pit).
+    ``roem``
+        The roem the team banked (:func:`game_roem`).
+    """
+
+    marsen: PerTeam
+    tegenpit: PerTeam
+    nat: PerTeam
+    verzaken: PerTeam
+    roem: PerTeam
+
+    def by_column(self) -> dict[str, int]:
+        """The counts as the score sheet's columns, wij ``_a`` and zij ``_b``:
+        ``{"marsen_a": 1, "marsen_b": 0, "tegenpit_a": 0, ...}``."""
+        return {
+            f"{field.name}_{team}": value
+            for field in dataclasses.fields(self)
+            for team, value in zip("ab", getattr(self, field.name), strict=True)
+        }
+
+
+def game_roem(ruleset: Ruleset, hands: Iterable[ScoredHand]) -> PerTeam:
+    """The roem each team banked over ``hands``: what counts for it in the statistics
+    (on nat the rule set's ``nat_roem`` says who banks it; after verzaken the other
+    team banks all of it, or none under ``VerzakenRule.NO_ROEM``).
+
+    >>> from types import SimpleNamespace as H
+    >>> game_roem(get_ruleset("rotterdam"), [H(playing="A", nat=True, roem_a=20, roem_b=0)])
+    PerTeam(a=0, b=20)
+    """
+    from .hands import banked_roem  # hands builds on this module (dealer_of_hand)
+
+    a = b = 0
+    for hand in hands:
+        banked = banked_roem(
+            ruleset,
+            playing=hand.playing,
+            nat=hand.nat,
+            roem=(hand.roem_a, hand.roem_b),
+            verzaakt=getattr(hand, "verzaakt", "") or None,
+        )
+        a += banked.a
+        b += banked.b
+    return PerTeam(a, b)
+
+
+def count_game(ruleset: Ruleset, hands: Iterable[ScoredHand]) -> GameCounts:
+    """The :class:`GameCounts` of a game's ``hands``: a pit is a mars of the team that
+    took it when it played, a tegenpit when it defended; nat counts for the playing
+    team; a verzaken for the team that reneged.
+
+    >>> from types import SimpleNamespace as H
+    >>> hands = [H(playing="A", pit="A", nat=False, roem_a=20, roem_b=0, verzaakt=""),
+    ...          H(playing="A", pit="B", nat=True, roem_a=0, roem_b=0, verzaakt="")]
+    >>> count_game(get_ruleset("rotterdam"), hands).by_column()["tegenpit_b"]
+    1
+    """
+    hands = list(hands)
+    marsen, tegenpit, nat, verzaken = ([0, 0] for _ in range(4))
+    for hand in hands:
+        if hand.pit:
+            side = Team(hand.pit).index
+            (marsen if hand.pit == hand.playing else tegenpit)[side] += 1
+        if hand.nat:
+            nat[Team(hand.playing).index] += 1
+        if getattr(hand, "verzaakt", ""):
+            verzaken[Team(hand.verzaakt).index] += 1
+    return GameCounts(
+        marsen=PerTeam(*marsen),
+        tegenpit=PerTeam(*tegenpit),
+        nat=PerTeam(*nat),
+        verzaken=PerTeam(*verzaken),
+        roem=game_roem(ruleset, hands),
+    )

@@ -1,4 +1,4 @@
-"""The trick checker's pages: public, no account needed (see ``trickcheck_views``)."""
+"""The trick checker's pages: public, no account needed (see ``scoring.trickcheck.views``)."""
 
 from django.urls import path
 
@@ -8,7 +8,7 @@ from . import views
 app_name = "trickcheck"
 
 urlpatterns = [
-    path("trickcheck/", views.check, name="check"),
+    path("trickcheck/", club_trickcheck_views.check, name="check"),
     path("trickcheck/clubs/<slug:club>/", club_trickcheck_views.club_check, name="club-check"),
     path("trickcheck/sw.js", views.service_worker, name="service-worker"),
 ]

@@ -11,13 +11,17 @@ it from the browser's cache when the hall's network is gone.
   one). With ``?table=<token>`` (a table's private link code) it uses that table's
   rule set and seat names, and its "copy into the score entry" button goes back to
   the table's entry page with the hand's result in the query string.
-- ``/trickcheck/clubs/<club>/`` -- a club's rule set; readable wherever the club is
-  (a club page, so in :mod:`scoring.trickcheck.club_views`: this module knows no clubs).
+- ``/trickcheck/clubs/<club>/`` -- a club's rule set; readable wherever the club is.
 - ``/trickcheck/sw.js`` -- the service worker (scope ``/trickcheck/``).
+
+This module is the checker itself: it knows the rules core, ``common`` and Django
+only (a contract in ``pyproject.toml``, without indirect imports). A table's and a
+club's checker know tables and clubs, so they are :mod:`scoring.trickcheck.club_views`,
+which render this module's page with their rule set.
 """
 
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -25,8 +29,7 @@ from django.views.decorators.http import require_GET
 
 from common.rulesets import RulesetPreset
 
-from .. import rules, selectors
-from ..models import Game
+from .. import rules
 
 #: The fields of a rule set the page needs.
 RULESET_FIELDS = (
@@ -69,57 +72,11 @@ def page(request, data, *, context=None, status=200):
     )
 
 
-def _table_data(table):
-    """Rule set, seat names, forehand and entry link of a table opened by its token."""
-    game = getattr(table, "game", None)
-    competition = table.round.evening.competition
-    names = {}
-    leader = None
-    if game is not None:
-        state = selectors.entry_state(table=table)
-        ruleset = state.ruleset
-        for index, seat in enumerate(state.seats):
-            if seat is not None and table.round.evening.is_open:  # closed: no names
-                names[str(index)] = seat.player_name
-        if state.dealer_position:
-            leader = int(rules.Seat.from_letter(state.dealer_position).next)
-        hand = state.next_number
-        can_copy = (
-            table.round.evening.is_open and game.status == Game.Status.OPEN and hand is not None
-        )
-    else:
-        ruleset = competition.ruleset()
-        hand = None
-        can_copy = False
-    label = _("%(competition)s: %(rules)s") % {
-        "competition": competition.name,
-        "rules": preset_label(ruleset.name),
-    }
-    return {
-        "fixed": True,
-        "selected": ruleset.name,
-        "rulesets": [ruleset_data(ruleset, label=label)],
-        "table": {
-            "number": table.number,
-            "names": names,
-            "hand": hand,
-            "leader": leader,
-            "entry_url": reverse("scoring:table-entry", kwargs={"token": table.token}),
-            "can_copy": can_copy,
-        },
-    }
-
-
 @require_GET
 def check(request):
-    token = request.GET.get("table", "").strip()
-    if token:
-        if not token.replace("-", "").replace("_", "").isalnum():
-            raise Http404
-        table = get_object_or_404(selectors.table_queryset(), token=token)
-        data = _table_data(table)
-        context = {"table": table, "competition": table.round.evening.competition}
-        return page(request, data, context=context)
+    """The presets to choose from (``?rules=amsterdam`` picks one). The URL's view is
+    :func:`scoring.trickcheck.club_views.check`, which opens a table's checker for
+    ``?table=`` and this page otherwise."""
     asked = request.GET.get("rules", "")
     data = {
         "fixed": False,

@@ -317,7 +317,7 @@ def test_hostile_values_in_the_table_links_forms_find_no_500(world):
 
 
 def test_trick_checker_with_a_nul_byte_in_the_table_code(world):
-    """``trickcheck_views.check`` looks the table up by ``?table=`` as given; PostgreSQL
+    """``trickcheck.club_views.check`` looks the table up by ``?table=`` as given; PostgreSQL
     refuses a NUL byte in a query (DataError, 500). A public page: anyone can.
     SQLite just finds no table (404)."""
     response = send(Client(), "GET", reverse("trickcheck:check"), {"table": "x\x00y"})

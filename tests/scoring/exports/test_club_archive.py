@@ -19,7 +19,7 @@ from clubs import services as club_services
 from clubs.models import Club, ClubRole, Member
 from scoring.demo import play_evening
 from scoring.exports import archive
-from scoring.models import Adjustment, Game, Hand
+from scoring.models import Adjustment, EveningTotals, Game, Hand
 from scoring.results import standings
 from tests import factories
 from tournaments.models import Competition, Evening
@@ -135,6 +135,17 @@ def test_an_archive_imports_into_a_new_club_with_identical_standings(played):
         Adjustment: Adjustment.objects.filter(evening__competition__club=new).count(),
     } == counts
     assert Member.objects.filter(club=new, user__isnull=False).count() == 0
+    # The restore stored the finished evenings' totals (its raw rows send no signal):
+    # the standings read them, and they are what summing the evenings gives.
+    finished = list(copy.evenings.filter(status="finished").values_list("pk", flat=True))
+    assert finished
+    assert set(EveningTotals.objects.values_list("evening_id", flat=True)) >= set(finished)
+    assert standings.stored_evening_rows(finished).keys() == set(finished)
+    from_store = standings.evening_tallies(finished, confirmed_only=True, finished=finished)
+    summed = standings.evening_tallies(finished, confirmed_only=True)
+    assert {e: {m: t.row() for m, t in from_store[e].items()} for e in finished} == {
+        e: {m: t.row() for m, t in summed[e].items()} for e in finished
+    }
 
 
 def test_importing_next_to_the_original_gives_fresh_table_links(played):

@@ -1,14 +1,20 @@
 """The stored evening totals (``EveningTotals``): the season standings read each
-finished evening's sums instead of summing its games again, and every change below
-an evening throws that evening's away, so the standings never show a stale number."""
+finished evening's sums instead of summing its games again. The evening's finishing
+stores them and every change below an evening stores them again in its own
+transaction (``scoring.results.services.evening_totals_store``), so the standings
+never show a stale number, and a standings read only reads: it writes nothing, and an
+evening without stored totals is summed in memory."""
 
 import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs import services as club_services
 from scoring import services as scoring_services
 from scoring.models import Adjustment, EveningTotals, Game
 from scoring.results import standings
+from scoring.results.services import evening_totals_store
 from tests import factories
 from tournaments import services
 from tournaments.models import Evening, Seat
@@ -54,19 +60,84 @@ def stored_ids():
     return set(EveningTotals.objects.values_list("evening_id", flat=True))
 
 
-def test_the_first_read_stores_each_finished_evening_and_later_reads_agree(season):
+def test_finishing_an_evening_stores_its_totals_and_reads_agree(season):
     competition, members, evenings, director = season
     ids = [e.pk for e in evenings]
-    assert stored_ids() == set()
-    first = lines(competition)
-    assert stored_ids() == set(ids)
+    assert stored_ids() == set(ids)  # each evening's finishing stored them
     assert from_store(ids) == live(ids)
+    first = lines(competition)
     assert lines(competition) == first
-    # An evening still in play is summed every time, never stored.
+    # An evening back in play has none stored, and a read sums it without storing it.
     services.evening_set_status(evening=evenings[1], status="in_play", by=director)
     assert stored_ids() == {ids[0]}
     assert from_store(ids) == live(ids)
+    assert lines(competition) != first  # the season counts finished evenings only
     assert stored_ids() == {ids[0]}
+    services.evening_set_status(evening=evenings[1], status="finished", by=director)
+    assert stored_ids() == set(ids)
+    assert from_store(ids) == live(ids)
+    assert lines(competition) == first
+
+
+def writes(queries):
+    """The statements among ``queries`` that write (or take SQLite's write lock)."""
+    return [
+        q["sql"]
+        for q in queries
+        if q["sql"].lstrip().split(" ", 1)[0].upper() in ("INSERT", "UPDATE", "DELETE", "REPLACE")
+        or "BEGIN IMMEDIATE" in q["sql"].upper()
+        or "FOR UPDATE" in q["sql"].upper()
+        or "FOR NO KEY UPDATE" in q["sql"].upper()
+    ]
+
+
+@pytest.mark.parametrize("stored", [True, False], ids=["stored", "missing"])
+def test_a_standings_read_writes_nothing(client, season, stored):
+    """Neither the standings nor their page write: with the totals stored they are read,
+    without them (a results import stores none) the evenings are summed in memory."""
+    competition, members, evenings, director = season
+    ids = [e.pk for e in evenings]
+    expected = lines(competition)
+    if not stored:
+        EveningTotals.objects.all().delete()
+    url = reverse("results:standings", kwargs={"club": competition.club.slug, "pk": competition.pk})
+    with CaptureQueriesContext(connection) as queries:
+        assert lines(competition) == expected
+        assert from_store(ids) == live(ids)
+        assert client.get(url).status_code == 200
+    assert len(queries) > 0
+    assert writes(queries) == []
+    assert stored_ids() == (set(ids) if stored else set())
+
+
+class Rollback(Exception):
+    pass
+
+
+def test_a_correction_stores_the_totals_in_its_own_transaction(season):
+    """A director's penalty after the evening was closed: inside the service's
+    transaction the evening's stored totals are already the corrected ones (one
+    upsert of the row), and undone with it."""
+    competition, members, evenings, director = season
+    ids = [e.pk for e in evenings]
+    before = from_store(ids)
+    member = Seat.objects.filter(round__evening=evenings[1], member__isnull=False).first().member
+    with pytest.raises(Rollback), transaction.atomic():
+        with CaptureQueriesContext(connection) as queries:
+            scoring_services.adjustment_record(
+                evening=evenings[1],
+                kind="verzaken",
+                points=-100,
+                reason="x",
+                by=director,
+                member=member,
+            )
+        assert [q for q in writes(queries) if "scoring_eveningtotals" in q]
+        assert stored_ids() == set(ids)
+        assert from_store(ids) == live(ids) != before
+        assert from_store(ids)[(ids[1], member.pk)][0] == before[(ids[1], member.pk)][0] - 100
+        raise Rollback
+    assert from_store(ids) == live(ids) == before
 
 
 def change_a_game(evening):
@@ -143,43 +214,48 @@ def move_a_sitout_score(evening):
         move_a_sitout_score,
     ],
 )
-def test_a_change_below_an_evening_throws_its_totals_away(season, change):
+def test_a_change_below_an_evening_stores_its_totals_again(season, change):
+    """Stored again with the change (reopened: thrown away), so what the standings
+    read from the store is what summing the evening now gives."""
     competition, members, evenings, director = season
     ids = [e.pk for e in evenings]
     lines(competition)
     before = from_store(ids)
     assert before == live(ids)
     change(evenings[1])
-    assert stored_ids() <= {ids[0]}
-    if change is not move_a_sitout_score:  # that one changes both evenings
-        assert stored_ids() == {ids[0]}
+    assert stored_ids() == ({ids[0]} if change is reopen else set(ids))
     after = from_store(ids)
     assert after == live(ids)
     if change is not reopen:  # reopened, the evening's games are as they were
         assert after != before
 
 
-def test_merging_two_records_of_a_player_throws_the_clubs_totals_away(club, season):
+def test_merging_two_records_of_a_player_stores_the_clubs_totals_again(club, season):
     competition, members, evenings, director = season
     ids = [e.pk for e in evenings]
     # The second evening's games of one player were entered on a second record.
     second = factories.member(club, name=members[4].name + " (2)")
     Seat.objects.filter(round__evening=evenings[1], member=members[4]).update(member=second)
+    with transaction.atomic():  # an update sends no signal: stored as if entered so
+        evening_totals_store(ids)
     before = {key: points for key, _rank, points, _g, _m in lines(competition)}
     assert stored_ids() == set(ids)
+    stored_before = from_store(ids)
     club_services.member_merge(keep=members[4], remove=second, by=factories.role(club, "admin"))
-    assert stored_ids() == set()
+    assert stored_ids() == set(ids)
+    assert from_store(ids) != stored_before
     after = {key: points for key, _rank, points, _g, _m in lines(competition)}
     assert after[members[4].pk] == before[members[4].pk] + before[second.pk]
     assert second.pk not in after
     assert from_store(ids) == live(ids)
 
 
-def test_merging_a_record_that_only_has_an_adjustment_throws_that_evenings_totals_away(
+def test_merging_a_record_that_only_has_an_adjustment_stores_that_evenings_totals_again(
     club, season
 ):
     """Member 2 called in absent on evening 2 (no seat there); a penalty that evening was
-    given to a second record of theirs. Merged, the penalty is theirs: evening 2 sums again."""
+    given to a second record of theirs. Merged, the penalty is theirs: evening 2 is
+    summed and stored again."""
     competition, members, evenings, director = season
     ids = [e.pk for e in evenings]
     absent = members[1]
@@ -190,8 +266,11 @@ def test_merging_a_record_that_only_has_an_adjustment_throws_that_evenings_total
     )
     before = {key: points for key, _rank, points, _g, _m in lines(competition)}
     assert stored_ids() == set(ids)
+    stored_before = from_store(ids)
     club_services.member_merge(keep=absent, remove=second, by=factories.role(club, "admin"))
-    assert ids[1] not in stored_ids()
+    assert stored_ids() == set(ids)
+    assert (ids[1], absent.pk) not in stored_before
+    assert from_store(ids)[(ids[1], absent.pk)][8] == -100  # the penalty, now theirs
     after = {key: points for key, _rank, points, _g, _m in lines(competition)}
     assert after[absent.pk] == before[absent.pk] - 100
     assert from_store(ids) == live(ids)
@@ -205,7 +284,12 @@ def test_the_lines_made_from_the_stored_columns_are_the_tallies_lines(season):
     ids = [e.pk for e in evenings]
     add_a_penalty(evenings[0])
     give_a_team_a_score(evenings[1])
-    for attempt in ("summed and stored", "read from the store"):
+    EveningTotals.objects.all().delete()
+    for attempt in ("summed in memory", "read from the store"):
+        if attempt == "read from the store":
+            with transaction.atomic():
+                evening_totals_store(ids)
+            assert stored_ids() == set(ids)
         tallies = standings.evening_tallies(ids, confirmed_only=True, finished=ids)
         expected = {}
         for evening_id in ids:
@@ -242,24 +326,30 @@ def test_a_directors_correction_in_a_closed_evening_shows_in_the_standings(seaso
     )
     game.refresh_from_db()
     assert game.total_a != old_total
-    assert stored_ids() == {ids[0]}
+    assert stored_ids() == set(ids)
     after = {key: points for key, _rank, points, _g, _m in lines(competition)}
     # North's season moves by exactly what wij's game total moved.
     assert after[north] - before[north] == game.total_a - old_total
     assert from_store(ids) == live(ids)
 
 
-def test_a_round_moved_to_another_evening_throws_both_evenings_totals_away(season):
+def test_a_round_moved_to_another_evening_stores_both_evenings_totals_again(season):
     """As a league match moved to another matchday takes its round along."""
     competition, members, evenings, director = season
     ids = [e.pk for e in evenings]
     lines(competition)
+    before = from_store(ids)
     moved = evenings[1].rounds.order_by("-number").first()
     moved.evening = evenings[0]
     moved.number = 3
     moved.save()
-    assert stored_ids() == set()
-    assert from_store(ids) == live(ids)
+    assert stored_ids() == set(ids)
+    after = from_store(ids)
+    assert after == live(ids)
+    for evening_id in ids:  # one evening lost the round's games, the other gained them
+        assert {k: v for k, v in after.items() if k[0] == evening_id} != {
+            k: v for k, v in before.items() if k[0] == evening_id
+        }
 
 
 def test_the_admin_cannot_delete_a_seat_or_a_table_on_its_own(client, season):
@@ -291,13 +381,12 @@ def test_the_stored_columns_are_a_tallys_first_fields_in_its_order():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_read_while_a_correction_is_uncommitted_stores_the_corrected_sums(club, play_season):
+def test_a_read_while_a_correction_is_uncommitted_shows_the_committed_sums(club, play_season):
     """Two connections: a director's correction holds its transaction open while a
-    standings read comes in. The read waits for it (PostgreSQL: the evening's row
-    lock; SQLite: the write lock) and stores the corrected sums, never the old ones."""
+    standings read comes in. The read waits for nothing (it takes no lock: SQLite's
+    write lock is the correction's) and shows the standings as committed; the
+    correction stored its sums in its transaction, so after its commit they are read."""
     import threading
-
-    from django.db import connection, transaction
 
     competition, members, evenings, director = play_season(
         club, evenings=1, players=8, rounds=1, seed=5
@@ -306,7 +395,6 @@ def test_a_read_while_a_correction_is_uncommitted_stores_the_corrected_sums(club
     game = Game.objects.filter(table__round__evening=evenings[0]).order_by("pk").first()
     north = Seat.objects.get(table=game.table, position="N").member_id
     before = {key: points for key, _rank, points, _g, _m in lines(competition)}
-    EveningTotals.objects.all().delete()  # the next read sums and stores again
     locked, done = threading.Event(), threading.Event()
     result = {}
 
@@ -315,9 +403,9 @@ def test_a_read_while_a_correction_is_uncommitted_stores_the_corrected_sums(club
             with transaction.atomic():
                 changed = Game.objects.get(pk=game.pk)
                 changed.total_a += 100
-                changed.save()  # throws the evening's totals away, under its lock
+                changed.save()  # stores the evening's totals again, uncommitted
                 locked.set()
-                done.wait(1.0)  # the read below comes in meanwhile
+                done.wait(60)  # the read below comes in meanwhile
         finally:
             connection.close()
 
@@ -332,14 +420,64 @@ def test_a_read_while_a_correction_is_uncommitted_stores_the_corrected_sums(club
     assert locked.wait(10)
     reader = threading.Thread(target=read)
     reader.start()
-    reader.join(0.5)
+    reader.join(30)
+    read_while_open = not reader.is_alive()
     done.set()
     writer.join(10)
     reader.join(30)
-    assert result["lines"][north] == before[north] + 100
+    assert read_while_open  # it did not wait for the correction's commit
+    assert result["lines"][north] == before[north]
     assert stored_ids() == set(ids)
     assert from_store(ids) == live(ids)
     assert live(ids)[(ids[0], north)][0] == before[north] + 100
+    assert lines(competition) != {}
+    assert {key: points for key, _r, points, _g, _m in lines(competition)}[north] == (
+        before[north] + 100
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_corrections_of_one_closed_evening_at_once_store_both(club, play_season):
+    """Two connections correct two games of one finished evening at once: the second
+    waits for the first (PostgreSQL: the evening's row of totals, which each change
+    writes before it sums; SQLite: the write lock), so the totals stored last sum both
+    corrections, not the second one alone."""
+    import threading
+
+    competition, members, evenings, director = play_season(
+        club, evenings=1, players=8, rounds=1, seed=5
+    )
+    ids = [evenings[0].pk]
+    first, second = Game.objects.filter(table__round__evening=evenings[0]).order_by("pk")[:2]
+    before = from_store(ids)
+    saved, done = threading.Event(), threading.Event()
+
+    def correct(game, hold):
+        try:
+            with transaction.atomic():
+                changed = Game.objects.get(pk=game.pk)
+                changed.total_a += 100
+                changed.save()
+                if hold:
+                    saved.set()
+                    done.wait(60)  # the second correction comes in meanwhile
+        finally:
+            connection.close()
+
+    one = threading.Thread(target=correct, args=(first, True))
+    one.start()
+    assert saved.wait(10)
+    two = threading.Thread(target=correct, args=(second, False))
+    two.start()
+    two.join(1)  # time for the second to reach its wait
+    done.set()
+    one.join(30)
+    two.join(30)
+    assert not one.is_alive() and not two.is_alive()
+    after = from_store(ids)
+    assert after == live(ids)
+    changed = {key for key in after if after[key][0] != before[key][0]}
+    assert len(changed) == 4  # wij (N and S) of both tables: both corrections
 
 
 def test_the_standings_read_stored_evenings_in_two_queries_whatever_their_number(

@@ -3,10 +3,14 @@
 import pytest
 
 from scoring.rules import (
+    GameCounts,
     InvalidGame,
+    PerTeam,
     Seat,
     Team,
+    count_game,
     dealer_of_hand,
+    game_roem,
     game_state,
     get_ruleset,
     score_game,
@@ -110,3 +114,58 @@ def test_each_player_deals_four_times_in_a_boompje_clockwise():
     assert dealers[:5] == [Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH]
     assert all(dealers.count(seat) == 4 for seat in Seat)
     assert dealer_of_hand(1, first_dealer=Seat.WEST) is Seat.WEST
+
+
+# --- What a game counts beside its totals (count_game) -------------------------------------
+
+
+def stored(playing, *, pit="", nat=False, roem=(0, 0), verzaakt=""):
+    """A hand as the site stores it (the fields :class:`ScoredHand` names)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        playing=playing, pit=pit, nat=nat, roem_a=roem[0], roem_b=roem[1], verzaakt=verzaakt
+    )
+
+
+@pytest.mark.parametrize(
+    "hand, counted",
+    [
+        (stored("A", pit="A"), {"marsen_a": 1}),
+        (stored("B", pit="B"), {"marsen_b": 1}),
+        (stored("A", pit="B", nat=True), {"tegenpit_b": 1, "nat_a": 1}),
+        (stored("B", nat=True), {"nat_b": 1}),
+        (stored("A", verzaakt="B", roem=(20, 0)), {"verzaken_b": 1, "roem_a": 20}),
+        (stored("A", roem=(20, 50)), {"roem_a": 20, "roem_b": 50}),
+        (stored("A", nat=True, roem=(20, 50)), {"nat_a": 1, "roem_b": 70}),
+    ],
+)
+def test_a_hand_counts_its_pit_as_mars_or_tegenpit_and_nat_verzaken_and_roem(hand, counted):
+    columns = count_game(get_ruleset("rotterdam"), [hand]).by_column()
+    names = [
+        f"{kind}_{team}"
+        for kind in ("marsen", "tegenpit", "nat", "verzaken", "roem")
+        for team in "ab"
+    ]
+    assert list(columns) == names
+    assert columns == {name: counted.get(name, 0) for name in names}
+
+
+def test_a_games_counts_add_up_its_hands_and_its_roem_is_what_the_teams_banked():
+    ruleset = get_ruleset("rotterdam")
+    hands = [
+        stored("A", pit="A", roem=(100, 0)),
+        stored("A", pit="A"),
+        stored("B", pit="A", nat=True, roem=(0, 20)),
+        stored("B", verzaakt="B", roem=(0, 50)),
+    ]
+    counts = count_game(ruleset, hands)
+    assert counts == GameCounts(
+        marsen=PerTeam(2, 0),
+        tegenpit=PerTeam(1, 0),
+        nat=PerTeam(0, 1),
+        verzaken=PerTeam(0, 1),
+        roem=PerTeam(170, 0),
+    )
+    assert counts.roem == game_roem(ruleset, hands)
+    assert count_game(ruleset, []) == GameCounts(*[PerTeam(0, 0)] * 5)
