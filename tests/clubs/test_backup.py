@@ -370,7 +370,7 @@ SQLITE_CASES = {
 }
 
 
-def _assert_refused_and_untouched(path, match, data_dir):
+def assert_refused_and_untouched(path, match, data_dir):
     factories.member(factories.club(name="Huidige Club"), "Blijft staan")
     before = everything_stored()
     with pytest.raises(CommandError) as refused:
@@ -389,7 +389,7 @@ def test_restore_refuses_a_json_file_that_is_no_backup(tmp_path, data_dir, case)
     build, match = JSON_CASES[case]
     (tmp_path / "in").mkdir()
     path = build(tmp_path / "in")
-    _assert_refused_and_untouched(path, match, data_dir)
+    assert_refused_and_untouched(path, match, data_dir)
 
 
 @pytest.mark.skipif(not ON_SQLITE, reason="a .sqlite3 backup restores into a SQLite site")
@@ -399,7 +399,7 @@ def test_restore_refuses_a_sqlite_file_that_is_no_good_backup(tmp_path, data_dir
     build, match = SQLITE_CASES[case]
     (tmp_path / "in").mkdir()
     path = build(tmp_path / "in")
-    _assert_refused_and_untouched(path, match, data_dir)
+    assert_refused_and_untouched(path, match, data_dir)
 
 
 @pytest.mark.django_db(transaction=True)
