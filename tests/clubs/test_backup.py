@@ -572,10 +572,25 @@ def test_a_backup_that_fails_half_way_leaves_no_file(tmp_path, monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_json_restore_into_a_database_not_yet_migrated_is_refused_before_the_safety_copy(
-    tmp_path, data_dir
+@pytest.mark.parametrize(
+    "as_json",
+    [
+        True,
+        pytest.param(
+            False,
+            marks=pytest.mark.skipif(
+                NATIVE_SUFFIX != ".dump",
+                reason="a .sqlite3 backup restores onto a fresh laptop before migrate; "
+                "the .dump of pg_dump on PostgreSQL is checked against the live schema",
+            ),
+        ),
+    ],
+    ids=["json", "dump"],
+)
+def test_a_restore_into_a_database_not_yet_migrated_is_refused_before_the_safety_copy(
+    tmp_path, data_dir, as_json
 ):
-    path = backup_json(tmp_path)
+    path = backup_json(tmp_path) if as_json else _valid_backup(tmp_path)
     with connection.cursor() as cursor:
         cursor.execute("SELECT id, app, name, applied FROM django_migrations ORDER BY id DESC")
         last = cursor.fetchone()
