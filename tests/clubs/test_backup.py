@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import shutil
 import sqlite3
 import stat
 import subprocess
@@ -20,6 +21,8 @@ from clubs.models import Club, Member
 from tests import factories
 
 ON_SQLITE = connection.vendor == "sqlite"
+#: What ``backup`` writes on this database: on PostgreSQL pg_dump's archive where it is installed.
+NATIVE_SUFFIX = ".sqlite3" if ON_SQLITE else ".dump" if shutil.which("pg_dump") else ".json"
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -45,7 +48,7 @@ def test_backup_then_restore_brings_back_exactly_what_was_stored(tmp_path):
     factories.member(club, "Bert <b>Jansen</b>")
     path = backup_database(tmp_path)
     assert path.exists() and path.parent == tmp_path
-    assert path.suffix in (".sqlite3", ".json")
+    assert path.suffix == NATIVE_SUFFIX
 
     Member.objects.filter(name__startswith="Bert").delete()
     factories.member(club, "Na de back-up")
@@ -367,7 +370,7 @@ SQLITE_CASES = {
 }
 
 
-def _assert_refused_and_untouched(path, match, data_dir):
+def assert_refused_and_untouched(path, match, data_dir):
     factories.member(factories.club(name="Huidige Club"), "Blijft staan")
     before = everything_stored()
     with pytest.raises(CommandError) as refused:
@@ -386,7 +389,7 @@ def test_restore_refuses_a_json_file_that_is_no_backup(tmp_path, data_dir, case)
     build, match = JSON_CASES[case]
     (tmp_path / "in").mkdir()
     path = build(tmp_path / "in")
-    _assert_refused_and_untouched(path, match, data_dir)
+    assert_refused_and_untouched(path, match, data_dir)
 
 
 @pytest.mark.skipif(not ON_SQLITE, reason="a .sqlite3 backup restores into a SQLite site")
@@ -396,7 +399,7 @@ def test_restore_refuses_a_sqlite_file_that_is_no_good_backup(tmp_path, data_dir
     build, match = SQLITE_CASES[case]
     (tmp_path / "in").mkdir()
     path = build(tmp_path / "in")
-    _assert_refused_and_untouched(path, match, data_dir)
+    assert_refused_and_untouched(path, match, data_dir)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -500,7 +503,7 @@ def test_a_backup_taken_while_another_connection_writes_is_one_snapshot(tmp_path
             written.set()
 
     monkeypatch.setattr(json_serializer.Serializer, "end_object", end_object)
-    path = backup_database(tmp_path)
+    path = backup_database(tmp_path, as_json=True)
     assert written.is_set()
     monkeypatch.undo()
 
@@ -564,15 +567,30 @@ def test_a_backup_that_fails_half_way_leaves_no_file(tmp_path, monkeypatch):
         monkeypatch.setattr(backup_module, "call_command", dump_then_fail)
         assert real_call_command
     with pytest.raises(Exception, match="disk I/O error|does not exist"):
-        backup_database(tmp_path)
+        backup_database(tmp_path, as_json=not ON_SQLITE)
     assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_json_restore_into_a_database_not_yet_migrated_is_refused_before_the_safety_copy(
-    tmp_path, data_dir
+@pytest.mark.parametrize(
+    "as_json",
+    [
+        True,
+        pytest.param(
+            False,
+            marks=pytest.mark.skipif(
+                NATIVE_SUFFIX != ".dump",
+                reason="a .sqlite3 backup restores onto a fresh laptop before migrate; "
+                "the .dump of pg_dump on PostgreSQL is checked against the live schema",
+            ),
+        ),
+    ],
+    ids=["json", "dump"],
+)
+def test_a_restore_into_a_database_not_yet_migrated_is_refused_before_the_safety_copy(
+    tmp_path, data_dir, as_json
 ):
-    path = backup_json(tmp_path)
+    path = backup_json(tmp_path) if as_json else _valid_backup(tmp_path)
     with connection.cursor() as cursor:
         cursor.execute("SELECT id, app, name, applied FROM django_migrations ORDER BY id DESC")
         last = cursor.fetchone()

@@ -11,7 +11,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("path", help="a .sqlite3 or .json file written by the backup command")
+        parser.add_argument(
+            "path", help="a .sqlite3, .dump or .json file written by the backup command"
+        )
         parser.add_argument(
             "--yes", action="store_true", help="do not ask; everything now stored is replaced"
         )
