@@ -15,6 +15,23 @@ from tournaments.models import Attendance
 
 
 @pytest.fixture
+def director(club):
+    return factories.role(club, "director")
+
+
+@pytest.fixture
+def play(club, director):
+    """Round 1 of a new evening drawn: 8 players at two tables (``factories.drawn_round``)."""
+    return factories.drawn_round(club, director)
+
+
+@pytest.fixture
+def table(play):
+    """Table 1 of ``play``, its game not yet begun."""
+    return play.table
+
+
+@pytest.fixture
 def evening_in_play(club):
     """8 players, round 1 confirmed at both tables; in round 2 table 1 has played all
     its hands but not confirmed, table 2 has entered 3 hands."""

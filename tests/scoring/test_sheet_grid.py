@@ -10,7 +10,6 @@ from scoring import services
 from scoring.models import Game, Hand
 from scoring.services import HandInput
 from tests import factories
-from tests.scoring.test_declared_roem import _play
 from tests.scoring.test_director_pages import sheet_data, sheet_url
 
 pytestmark = pytest.mark.django_db
@@ -36,12 +35,16 @@ def director_client(client, club):
 
 @pytest.fixture
 def boompje(club, director_client):
-    return _play(club, director_client.director, "rotterdam")
+    return factories.drawn_round(
+        club, director_client.director, players=4, ruleset_preset="rotterdam"
+    )
 
 
 @pytest.fixture
 def match(club, director_client):
-    return _play(club, director_client.director, "match-1500")
+    return factories.drawn_round(
+        club, director_client.director, players=4, ruleset_preset="match-1500"
+    )
 
 
 def stored(game):

@@ -22,7 +22,6 @@ from scoring.models import Game
 from scoring.rules.sheet import MarkStyle
 from scoring.services import HandInput
 from tests import factories
-from tests.scoring.test_declared_roem import _play
 from tests.scoring.test_director_pages import made, sheet_data, sheet_url
 
 from .exports.conftest import pdf_pages
@@ -49,7 +48,9 @@ def director_client(client, club):
 
 @pytest.fixture
 def boompje(club, director_client):
-    return _play(club, director_client.director, "rotterdam")
+    return factories.drawn_round(
+        club, director_client.director, players=4, ruleset_preset="rotterdam"
+    )
 
 
 def use_marks(club, style):
