@@ -163,10 +163,18 @@ def game_played(game, rows, *, by, confirmed_by="Tegenpartij"):
     return game
 
 
-def round_played(round_, sheets, *, by, confirmed_by="Tegenpartij"):
+def round_played(round_, sheets=None, *, by, rng=None, confirmed_by="Tegenpartij"):
     """Each table of ``round_`` (by number) plays its sheet of ``sheets`` with
-    :func:`game_played`; a sheet is a list of ``HandInput`` or one ``HandInput``."""
-    games = Game.objects.filter(table__round=round_).order_by("table__number")
+    :func:`game_played`; a sheet is a list of ``HandInput`` or one ``HandInput``.
+
+    With ``rng`` instead of ``sheets``, each table in turn plays a whole random game
+    of the competition's rule set (``scoring.demo.play_game``, drawn from ``rng``)."""
+    games = list(Game.objects.filter(table__round=round_).order_by("table__number"))
+    if rng is not None:
+        from scoring.demo import play_game
+
+        ruleset = round_.evening.competition.ruleset()
+        sheets = (play_game(ruleset, rng) for _ in games)
     for game_obj, rows in zip(games, sheets, strict=True):
         rows = [rows] if isinstance(rows, HandInput) else rows
         game_played(game_obj, rows, by=by, confirmed_by=confirmed_by)

@@ -22,18 +22,14 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring import services as scoring_services
 from scoring.exports import pdf, reports
-from scoring.models import Game
 from scoring.results import standings
 from tests import factories
-from tests.scoring.results.test_club_rules import by_name, check_in, configure, director, logged_in
+from tests.scoring.results.test_club_rules import by_name, check_in, configure
 from tournaments import draw, services
 from tournaments.models import EveningLog, Seat
 
 pytestmark = pytest.mark.django_db
-
-__all__ = ["director", "logged_in"]  # fixtures used by the tests below
 
 NAMES = "ABCDEFGH"
 
@@ -48,7 +44,7 @@ def in_english(settings):
 
 @pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
+    return factories.named_members(club, NAMES)
 
 
 def seat(monkeypatch, players, rounds):
@@ -70,14 +66,10 @@ def seat(monkeypatch, players, rounds):
 
 
 def play(round_, director, hands):
-    games = Game.objects.filter(table__round=round_).order_by("table__number")
-    for game, (points_a, pit) in zip(games, hands, strict=True):
-        # A pit is the playing team's (a mars; the defenders' pit is a tegenpit).
-        row = scoring_services.HandInput(
-            playing=pit or "A", points_a=points_a, points_b=162 - points_a, pit=pit
-        )
-        scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
+    """One hand per table, each (points of team A, pit): a pit is the playing team's
+    (a mars; the defenders' pit is a tegenpit)."""
+    rows = [factories.hand_input(pit or "A", points_a, pit=pit) for points_a, pit in hands]
+    factories.round_played(round_, rows, by=director)
 
 
 def empty_seat(round_):
@@ -252,13 +244,11 @@ def test_the_round_page_offers_the_undrawn_members_as_substitute(
 
 def play_hands(round_, director, rows):
     """One hand per table, each (playing, points_a, pit, roem_b)."""
-    games = Game.objects.filter(table__round=round_).order_by("table__number")
-    for game, (playing, points_a, pit, roem_b) in zip(games, rows, strict=True):
-        row = scoring_services.HandInput(
-            playing=playing, points_a=points_a, points_b=162 - points_a, pit=pit, roem_b=roem_b
-        )
-        scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
+    rows = [
+        factories.hand_input(playing, points_a, pit=pit, roem_b=roem_b)
+        for playing, points_a, pit, roem_b in rows
+    ]
+    factories.round_played(round_, rows, by=director)
 
 
 def evening_of(monkeypatch, competition, players, director, first_hands, second_hands):

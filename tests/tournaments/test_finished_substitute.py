@@ -30,7 +30,8 @@ from scoring import services as scoring_services
 from scoring.models import Game
 from scoring.results import standings
 from tests import factories
-from tests.scoring.results.test_club_rules import by_name, check_in, configure, director, logged_in
+from tests.scoring.conftest import director, logged_in
+from tests.scoring.results.test_club_rules import by_name, check_in, configure
 from tests.scoring.test_substitutes import empty_seat, seat
 from tournaments import services
 
@@ -51,14 +52,13 @@ def in_english(settings):
 
 @pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
+    return factories.named_members(club, NAMES)
 
 
 def play(game, director, playing, points_a, *, confirm=True):
-    row = scoring_services.HandInput(playing=playing, points_a=points_a, points_b=162 - points_a)
-    scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-    if confirm:
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
+    """One hand, the game's whole sheet; confirmed unless ``confirm`` is False."""
+    row = factories.hand_input(playing, points_a)
+    factories.game_played(game, [row], by=director, confirmed_by="Tegenpartij" if confirm else None)
 
 
 def table(round_, number):

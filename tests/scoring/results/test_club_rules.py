@@ -28,9 +28,7 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring import services as scoring_services
 from scoring.exports import pdf, reports
-from scoring.models import Game
 from scoring.results import standings
 from tests import factories
 from tournaments import draw, services
@@ -42,19 +40,8 @@ NAMES = "ABCDEFGHIX"
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
-
-
-@pytest.fixture
-def logged_in(client, director):
-    client.force_login(director)
-    return client
+    return factories.named_members(club, NAMES)
 
 
 def configure(logged_in, club, **settings):
@@ -106,15 +93,11 @@ def seat(monkeypatch, players, rounds):
 def play_round(evening, director, hands):
     """Draw the next round and enter one hand per table: (points of team A, roem A, roem B)."""
     round_ = services.round_draw(evening=evening, by=director)
-    games = Game.objects.filter(table__round=round_).order_by("table__number")
-    for game, hand in zip(games, hands, strict=True):
+    rows = []
+    for hand in hands:
         points_a, roem_a, roem_b = (*hand, 0, 0)[:3] if isinstance(hand, tuple) else (hand, 0, 0)
-        row = scoring_services.HandInput(
-            playing="A", points_a=points_a, points_b=162 - points_a, roem_a=roem_a, roem_b=roem_b
-        )
-        scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
-    return round_
+        rows.append(factories.hand_input("A", points_a, roem_a=roem_a, roem_b=roem_b))
+    return factories.round_played(round_, rows, by=director)
 
 
 def the_evening(monkeypatch, competition, players, director, *, date=None, counts=True):

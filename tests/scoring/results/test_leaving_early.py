@@ -46,19 +46,8 @@ OCT_13 = datetime.date(2026, 10, 13)
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
-
-
-@pytest.fixture
-def logged_in(client, director):
-    client.force_login(director)
-    return client
+    return factories.named_members(club, NAMES)
 
 
 def second_evening(monkeypatch, logged_in, club, competition, players, director):

@@ -60,19 +60,8 @@ PERIODS = {
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in "ABCD"}
-
-
-@pytest.fixture
-def logged_in(client, director):
-    client.force_login(director)
-    return client
+    return factories.named_members(club, "ABCD")
 
 
 def says_average(text, unit):
@@ -90,12 +79,8 @@ def play_evening(monkeypatch, competition, players, director, date, points_a):
     check_in(evening, players, "ABCD", director)
     seat(monkeypatch, players, [(["ABCD"], "")])
     round_ = services.round_draw(evening=evening, by=director)
-    game = Game.objects.get(table__round=round_)
-    row = scoring_services.HandInput(
-        playing="A" if points_a > 81 else "B", points_a=points_a, points_b=162 - points_a
-    )
-    scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-    scoring_services.game_confirm(game=game, name="Tegenpartij")
+    playing = "A" if points_a > 81 else "B"
+    factories.round_played(round_, [factories.hand_input(playing, points_a)], by=director)
     return services.evening_set_status(evening=evening, status="finished", by=director)
 
 

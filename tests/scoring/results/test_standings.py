@@ -9,8 +9,6 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring import rules
-from scoring import services as scoring_services
-from scoring.demo import play_game
 from scoring.models import Adjustment, Game, Hand
 from scoring.results import standings
 from tests import factories
@@ -160,11 +158,7 @@ def test_pairs_standings_rank_pairs(club):
     rng = random.Random(3)
     for _ in range(3):
         round_ = services.round_draw(evening=evening, by=director)
-        for game in Game.objects.filter(table__round=round_):
-            scoring_services.game_enter_sheet(
-                game=game, rows=play_game(competition.ruleset(), rng), by=director
-            )
-            scoring_services.game_confirm(game=game, name="X")
+        factories.round_played(round_, rng=rng, by=director, confirmed_by="X")
     Evening.objects.filter(pk=evening.pk).update(status="finished")
     result = standings.season_standings(competition=competition)
     assert len(result.lines) == 4
@@ -281,11 +275,7 @@ def test_provisional_result_ranks_on_the_average_of_confirmed_games(club):
     evening = factories.evening(competition, present=factories.members(club, 9))
     rng = random.Random(8)
     first = services.round_draw(evening=evening, by=director, seed=1)
-    for game in Game.objects.filter(table__round=first):
-        scoring_services.game_enter_sheet(
-            game=game, rows=play_game(competition.ruleset(), rng), by=director
-        )
-        scoring_services.game_confirm(game=game, name="X")
+    factories.round_played(first, rng=rng, by=director, confirmed_by="X")
     second = services.round_draw(evening=evening, by=director, seed=2)  # games still open
     expected = defaultdict(lambda: [0, 0])
     for member, points in round_one_points(first).items():
