@@ -8,11 +8,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import rules
-from scoring.models import Adjustment, Game, Hand
+from scoring.models import Adjustment, Game
 from scoring.results import standings
 from tests import factories
-from tests.scoring.helpers import round_one_points
+from tests.scoring.helpers import game_totals, round_one_points
 from tournaments import services
 from tournaments.models import Attendance, Competition, Evening, Seat
 
@@ -24,19 +23,7 @@ def independent_evening_points(competition):
     ruleset = competition.ruleset()
     result = defaultdict(lambda: defaultdict(lambda: [0, 0, False]))
     for game in Game.objects.filter(table__round__evening__competition=competition):
-        totals = [0, 0]
-        for hand in Hand.objects.filter(game=game).order_by("number"):
-            scored = rules.score_hand(
-                ruleset,
-                playing=hand.playing,
-                points=(hand.points_a, hand.points_b),
-                roem=(hand.roem_a, hand.roem_b),
-                pit=hand.pit or None,
-            )
-            totals[0] += scored.scores[0]
-            totals[1] += scored.scores[1]
-        for adjustment in Adjustment.objects.filter(game=game):
-            totals["AB".index(adjustment.team)] += adjustment.points
+        totals = game_totals(game, ruleset)
         evening = game.table.round.evening_id
         for seat in Seat.objects.filter(table=game.table, member__isnull=False):
             entry = result[evening][seat.member_id]
