@@ -31,7 +31,7 @@ def table(play):
 
 
 @pytest.fixture
-def logged_in(client, director):
+def director_client(client, director):
     """A client signed in as the club's director."""
     client.force_login(director)
     return client

@@ -23,12 +23,6 @@ def scorer(club):
     return factories.role(club, "scorer")
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
 def sheet_url(table):
     club = table.round.evening.competition.club
     return reverse("scoring:game-sheet", kwargs={"club": club.slug, "pk": table.pk})

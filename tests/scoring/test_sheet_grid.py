@@ -26,25 +26,13 @@ def _site_language_after():
 
 
 @pytest.fixture
-def director_client(client, club):
-    """A client logged in as the club's director (``client.director``)."""
-    client.director = factories.role(club, "director")
-    client.force_login(client.director)
-    return client
+def boompje(club, director):
+    return factories.drawn_round(club, director, players=4, ruleset_preset="rotterdam")
 
 
 @pytest.fixture
-def boompje(club, director_client):
-    return factories.drawn_round(
-        club, director_client.director, players=4, ruleset_preset="rotterdam"
-    )
-
-
-@pytest.fixture
-def match(club, director_client):
-    return factories.drawn_round(
-        club, director_client.director, players=4, ruleset_preset="match-1500"
-    )
+def match(club, director):
+    return factories.drawn_round(club, director, players=4, ruleset_preset="match-1500")
 
 
 def stored(game):

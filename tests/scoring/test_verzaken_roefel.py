@@ -29,12 +29,6 @@ def english(settings):
 
 
 @pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
-@pytest.fixture
 def boompje(club, director):
     return factories.drawn_round(club, director, players=4)
 
