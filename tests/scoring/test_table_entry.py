@@ -15,7 +15,6 @@ from scoring import services
 from scoring.models import AuditEntry, Game, Hand
 from scoring.services import HandInput
 from tests import factories
-from tournaments import services as tournament_services
 from tournaments.models import Evening, Seat
 
 pytestmark = pytest.mark.django_db
@@ -401,14 +400,7 @@ def test_saving_a_hand_takes_a_constant_number_of_queries(
 
 
 def test_the_trick_checkers_copy_link_fills_the_next_hand(client, db):
-    from scoring.models import Game
-    from tests import factories
-
-    club = factories.club()
-    director = factories.role(club, "director")
-    evening = factories.evening(factories.competition(club), present=factories.members(club, 4))
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    game = Game.objects.get(table__round=round_)
+    game = factories.game(factories.club())
     query = "playing=B&points_a=79&points_b=83&roem_a=20&roem_b=0&pit=&trump=C&hand=1"
     url = f"/t/{game.table.token}/?{query}"
     response = client.get(url)
