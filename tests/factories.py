@@ -119,7 +119,7 @@ def hand_input(playing="A", points_a=None, **fields):
     return HandInput(playing=playing, points_a=points_a, **fields)
 
 
-def hand(game, playing="A", points_a=100, *, raw=False, number=None, **fields):
+def hand(game, playing="A", points_a=None, *, raw=False, number=None, **fields):
     """The next hand of ``game`` (wij played and made 100 against 62 by default).
 
     Through ``scoring.services.hand_record``: checked, scored, the game's totals and
@@ -131,6 +131,7 @@ def hand(game, playing="A", points_a=100, *, raw=False, number=None, **fields):
     as they were. For a test that needs only that a hand exists, in a state the
     services would not leave."""
     if raw:
+        points_a = 100 if points_a is None else points_a
         fields.setdefault("points_b", rules.HAND_TOTAL - points_a)
         fields.setdefault("score_a", points_a)
         fields.setdefault("score_b", fields["points_b"])
@@ -144,7 +145,7 @@ def hand(game, playing="A", points_a=100, *, raw=False, number=None, **fields):
     return scoring_services.hand_record(game=game, data=data, number=number, **entry)
 
 
-def hands(game, count, playing="A", points_a=100, **fields):
+def hands(game, count, playing="A", points_a=None, **fields):
     """``count`` hands as :func:`hand` (through the service); the game, read again."""
     for _ in range(count):
         hand(game, playing, points_a, **fields)
