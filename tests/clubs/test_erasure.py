@@ -71,13 +71,9 @@ def _play(club, admin, players, person):
     round_ = tournament_services.round_draw(evening=evening, by=admin, seed=4)
     ruleset = season.ruleset()
     for game in Game.objects.filter(table__round=round_).select_related("table"):
-        from scoring import services as scoring_services
-
-        seats = list(game.table.seats.select_related("member"))
-        scoring_services.game_enter_sheet(game=game, rows=play_game(ruleset, rng), by=admin)
-        names = [s.player_name for s in seats]
+        names = [s.player_name for s in game.table.seats.select_related("member")]
         name = NAME if NAME in names else names[0]
-        scoring_services.game_confirm(game=Game.objects.get(pk=game.pk), name=name)
+        factories.game_played(game, play_game(ruleset, rng), by=admin, confirmed_by=name)
     return season
 
 

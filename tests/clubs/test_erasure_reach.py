@@ -20,7 +20,6 @@ from django.urls import reverse
 from clubs import services
 from clubs.models import ClubLog
 from leagues.models import LeagueLog, LeagueMatch, LeagueTeam
-from scoring import services as scoring_services
 from scoring.demo import play_game
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tests import factories
@@ -169,8 +168,7 @@ def test_the_name_leaves_other_clubs_games_the_member_sat_in(league_world):
     game = Game.objects.filter(table__league_slot__match=match).first()
     jan = game.table.seats.filter(member__club=a).first().member
     rows = play_game(world.league.competition.ruleset(), random.Random(1))
-    scoring_services.game_enter_sheet(game=game, rows=rows, by=world.organiser)
-    scoring_services.game_confirm(game=game, name=jan.name)
+    factories.game_played(game, rows, by=world.organiser, confirmed_by=jan.name)
     other_game = Game.objects.exclude(table__seats__member=jan).exclude(pk=game.pk).first()
     Game.objects.filter(pk=other_game.pk).update(confirmed_by=jan.name)  # a namesake elsewhere
     name = jan.name

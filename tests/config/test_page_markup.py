@@ -11,7 +11,6 @@ from django.utils.html import escape
 from scoring.messages import MARK_LEGENDS
 from scoring.models import Game
 from scoring.rules.sheet import MarkStyle
-from scoring.services import HandInput, hand_record
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -21,15 +20,8 @@ pytestmark = pytest.mark.django_db
 def played(club, drawn_evening):
     director = factories.role(club, "director", factories.user("leider"))
     played = drawn_evening(club, director)
-    hand_record(
-        game=Game.objects.get(pk=played.games[0].pk),
-        data=HandInput(playing="B", points_a=60, points_b=102),
-        keeper="A",
-    )
-    hand_record(
-        game=Game.objects.get(pk=played.games[0].pk),
-        data=HandInput(playing="A", points_a=162, points_b=0, pit="A"),
-    )
+    factories.hand(Game.objects.get(pk=played.games[0].pk), "B", 60, keeper="A")
+    factories.hand(Game.objects.get(pk=played.games[0].pk), "A", 162, pit="A")
     return played
 
 

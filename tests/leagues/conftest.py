@@ -10,7 +10,6 @@ from django.utils import translation
 
 from leagues import services as league_services
 from leagues.models import LeagueMatch
-from scoring import services as scoring_services
 from scoring.demo import play_game
 from scoring.models import Game
 from tests import factories
@@ -112,10 +111,7 @@ def play_match(world, match, rng, *, mirror=False, rows=None, confirm=True):
     if mirror and rows is None:
         rows = play_game(ruleset, rng)
     for game in Game.objects.filter(table__league_slot__match=match).order_by("pk"):
-        scoring_services.game_enter_sheet(
-            game=game, rows=rows or play_game(ruleset, rng), by=world.organiser
-        )
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
+        factories.game_played(game, rows or play_game(ruleset, rng), by=world.organiser)
     if confirm:
         for side in ("home", "away"):
             league_services.match_confirm(match=match, by=world.captains[match.team(side).pk])

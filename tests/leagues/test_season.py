@@ -11,11 +11,11 @@ from django.core.exceptions import ValidationError
 from leagues import selectors as league_selectors
 from leagues import services as league_services
 from leagues.models import League, LeagueMatch, LeagueTeam, TeamPlayer
-from scoring import rules
 from scoring import services as scoring_services
 from scoring.demo import play_game
-from scoring.models import Adjustment, Game, Hand
+from scoring.models import Game
 from tests import factories
+from tests.scoring.helpers import game_totals
 from tournaments.models import Seat, Table
 
 from .conftest import build_league, generate, play_match
@@ -24,24 +24,6 @@ pytestmark = pytest.mark.django_db
 
 
 # --- The independent count -------------------------------------------------------------------
-
-
-def game_totals(game, ruleset):
-    """(wij, zij) of a game from its hands, scored again here, plus team adjustments."""
-    totals = [0, 0]
-    for hand in Hand.objects.filter(game=game).order_by("number"):
-        scored = rules.score_hand(
-            ruleset,
-            playing=hand.playing,
-            points=(hand.points_a, hand.points_b),
-            roem=(hand.roem_a, hand.roem_b),
-            pit=hand.pit or None,
-        )
-        totals[0] += scored.scores[0]
-        totals[1] += scored.scores[1]
-    for adjustment in Adjustment.objects.filter(game=game):
-        totals["AB".index(adjustment.team)] += adjustment.points
-    return totals
 
 
 def independent_matches(league):

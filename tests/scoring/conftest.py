@@ -6,12 +6,35 @@ import random
 
 import pytest
 
-from scoring import services as scoring_services
 from scoring.demo import play_game
 from scoring.models import Game
 from tests import factories
 from tournaments import services
 from tournaments.models import Attendance
+
+
+@pytest.fixture
+def director(club):
+    return factories.role(club, "director")
+
+
+@pytest.fixture
+def play(club, director):
+    """Round 1 of a new evening drawn: 8 players at two tables (``factories.drawn_round``)."""
+    return factories.drawn_round(club, director)
+
+
+@pytest.fixture
+def table(play):
+    """Table 1 of ``play``, its game not yet begun."""
+    return play.table
+
+
+@pytest.fixture
+def director_client(client, director):
+    """A client signed in as the club's director."""
+    client.force_login(director)
+    return client
 
 
 @pytest.fixture
@@ -24,13 +47,11 @@ def evening_in_play(club):
     rng = random.Random(5)
     ruleset = competition.ruleset()
     first = services.round_draw(evening=evening, by=director, seed=1)
-    for game in Game.objects.filter(table__round=first):
-        scoring_services.game_enter_sheet(game=game, rows=play_game(ruleset, rng), by=director)
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
+    factories.round_played(first, rng=rng, by=director)
     second = services.round_draw(evening=evening, by=director, seed=2)
     complete, partial = Game.objects.filter(table__round=second).order_by("table__number")
-    scoring_services.game_enter_sheet(game=complete, rows=play_game(ruleset, rng), by=director)
-    scoring_services.game_enter_sheet(game=partial, rows=play_game(ruleset, rng)[:3], by=director)
+    factories.game_played(complete, play_game(ruleset, rng), by=director, confirmed_by=None)
+    factories.game_played(partial, play_game(ruleset, rng)[:3], by=director, confirmed_by=None)
     evening.refresh_from_db()
     return evening, first
 
@@ -51,7 +72,6 @@ def play_season():
         competition = factories.competition(club, rounds_per_evening=rounds, **settings)
         members = factories.members(club, players)
         rng = random.Random(seed)
-        ruleset = competition.ruleset()
         played = []
         for n in range(evenings):
             date = datetime.date(2026, 10, 6) + datetime.timedelta(weeks=n)
@@ -62,11 +82,7 @@ def play_season():
                 Attendance.objects.create(evening=evening, member=member, status=status)
             for _ in range(rounds):
                 round_ = services.round_draw(evening=evening, by=director, seed=rng.random())
-                for game in Game.objects.filter(table__round=round_):
-                    scoring_services.game_enter_sheet(
-                        game=game, rows=play_game(ruleset, rng), by=director
-                    )
-                    scoring_services.game_confirm(game=game, name="Tegenpartij")
+                factories.round_played(round_, rng=rng, by=director)
             played.append(
                 services.evening_set_status(evening=evening, status="finished", by=director)
             )

@@ -13,26 +13,16 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Game, Hand
 from tests import factories
-from tests.scoring.test_table_entry import entry_url, hand_data, names_of, record
+from tests.scoring.test_table_entry import entry_url, hand_data, names_of
 from tournaments import services as tournament_services
 from tournaments.models import Evening
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
-def play(club, director, drawn_evening):
-    return drawn_evening(club, director)
-
-
 def confirm_all(play):
     for table in play.tables:
-        game = record(table.game, 16)
+        game = factories.hands(table.game, 16, keeper="A")
         services.game_confirm(game=game, name=names_of(table).east)
 
 
@@ -83,7 +73,7 @@ def test_a_closed_evenings_link_points_a_public_club_to_its_results(client, play
 
 def test_writing_to_a_closed_evening_answers_without_hands_or_names(play, director):
     table = play.tables[0]
-    record(table.game, 3)
+    factories.hands(table.game, 3, keeper="A")
     Evening.objects.filter(pk=play.evening.pk).update(status=Evening.Status.FINISHED)
     client = Client()
     for name in ("table-hand", "table-undo", "table-confirm"):

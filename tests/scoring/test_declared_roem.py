@@ -4,7 +4,6 @@ highest run counts, a tie to the playing team", and the hand keeps both."""
 
 import re
 import uuid
-from types import SimpleNamespace
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -17,7 +16,6 @@ from scoring.services import HandInput
 from tests import factories
 from tests.scoring.test_offline import Phone
 from tests.scoring.test_table_entry import entry_url, hand_data
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -33,39 +31,19 @@ def _site_language_after():
     translation.activate(settings.LANGUAGE_CODE)
 
 
-def _play(club, director, preset):
-    season = factories.competition(club, ruleset_preset=preset)
-    members = factories.members(club, 4)
-    evening = factories.evening(season, present=members)
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    table = round_.tables.select_related("game").get()
-    return SimpleNamespace(evening=evening, table=table, game=table.game)
-
-
-@pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
 @pytest.fixture
 def match(club, director):
-    return _play(club, director, "match-1500")
+    return factories.drawn_round(club, director, players=4, ruleset_preset="match-1500")
 
 
 @pytest.fixture
 def rotterdam(club, director):
-    return _play(club, director, "rotterdam")
+    return factories.drawn_round(club, director, players=4, ruleset_preset="rotterdam")
 
 
 def declared(playing, points_a, a="", b="", pit=""):
-    return HandInput(
-        playing=playing,
-        points_a=points_a,
-        points_b=162 - points_a,
-        declared_a=a,
-        declared_b=b,
-        pit=pit,
-    )
+    """A hand in this module's notation: what wij (``a``) and zij (``b``) declared."""
+    return factories.hand_input(playing, points_a, declared_a=a, declared_b=b, pit=pit)
 
 
 # --- The service -------------------------------------------------------------------------

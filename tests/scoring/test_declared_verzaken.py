@@ -4,7 +4,6 @@ the hand log export and import, the PDF score sheet and the trick checker's link
 
 import re
 import uuid
-from types import SimpleNamespace
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -17,10 +16,10 @@ from scoring.models import Game, Hand
 from scoring.services import HandInput
 from tests import factories
 from tests.scoring.exports.conftest import pdf_pages
+from tests.scoring.test_declared_roem import declared
 from tests.scoring.test_director_pages import sheet_url
 from tests.scoring.test_offline import Phone
 from tests.scoring.test_table_entry import entry_url, hand_data
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -36,44 +35,18 @@ def english(settings):
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-def table_of(club, director, preset):
-    season = factories.competition(club, ruleset_preset=preset)
-    evening = factories.evening(season, present=factories.members(club, 4))
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    table = round_.tables.select_related("game").get()
-    return SimpleNamespace(table=table, game=table.game, season=season, round=round_)
-
-
-@pytest.fixture
 def match(club, director):
-    return table_of(club, director, "match-1500")
+    return factories.drawn_round(club, director, players=4, ruleset_preset="match-1500")
 
 
 @pytest.fixture
 def match_500(club, director):
-    return table_of(club, director, "match-500")
-
-
-def played(playing, points_a, a="", b=""):
-    return HandInput(
-        playing=playing, points_a=points_a, points_b=162 - points_a, declared_a=a, declared_b=b
-    )
+    return factories.drawn_round(club, director, players=4, ruleset_preset="match-500")
 
 
 def verzaakt(team, playing, a="", b=""):
-    points_a = 0 if team == "A" else 162
-    return HandInput(
-        playing=playing,
-        points_a=points_a,
-        points_b=162 - points_a,
-        declared_a=a,
-        declared_b=b,
-        verzaakt=team,
-    )
+    """A hand in ``declared``'s notation that ``team`` reneged."""
+    return factories.hand_input(playing, verzaakt=team, declared_a=a, declared_b=b)
 
 
 # --- The service ---------------------------------------------------------------------------
@@ -259,11 +232,11 @@ def test_the_grid_names_the_row_of_a_bad_declared_verzaken_row(client, director,
 
 #: A match to 1500 in progress: played hands and verzaken hands, all declared.
 HANDS = [
-    played("A", 100, "20", "50"),
+    declared("A", 100, "20", "50"),
     verzaakt("B", "B", "50", "50+stuk"),
-    played("A", 120, "50+stuk", "20"),
+    declared("A", 120, "50+stuk", "20"),
     verzaakt("A", "A", "100", ""),
-    played("B", 30, "", "100+20"),
+    declared("B", 30, "", "100+20"),
 ]
 
 
@@ -315,7 +288,7 @@ def test_a_declared_match_with_verzaken_round_trips_through_the_hand_log(club, m
 
 
 def test_the_pdf_score_sheet_marks_a_declared_verzaken_hand_with_v_and_the_declarations(match):
-    services.hand_record(game=match.game, data=played("A", 100, "20", "50"))
+    services.hand_record(game=match.game, data=declared("A", 100, "20", "50"))
     services.hand_record(game=match.game, data=verzaakt("B", "A", "100", "20+stuk"))
     sheets = reports.round_sheets(round_=match.round, entry_url=table_entry_path, filled=True)
     second = sheets.sheets[0].rows[1]

@@ -13,35 +13,14 @@ from scoring.messages import MARK_LEGENDS
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from scoring.rules.sheet import MarkStyle
 from tests import factories
-from tests.scoring.test_table_entry import hand_data, names_of, record
+from tests.scoring.test_table_entry import hand_data, names_of
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def scorer(club):
     return factories.role(club, "scorer")
-
-
-@pytest.fixture
-def play(club, director, drawn_evening):
-    return drawn_evening(club, director)
-
-
-@pytest.fixture
-def table(play):
-    return play.tables[0]
-
-
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
 
 
 def sheet_url(table):
@@ -194,14 +173,14 @@ def test_a_sheet_past_the_end_of_the_game_is_refused(director_client, table):
 
 
 def test_a_stale_sheet_is_a_conflict(director_client, table):
-    record(table.game, 2)
+    factories.hands(table.game, 2, keeper="A")
     response = director_client.post(sheet_url(table), sheet_data([made(90)] * 3, reason="x"))
     assert response.status_code == 409
     assert Hand.objects.count() == 2
 
 
 def test_correcting_a_confirmed_game_needs_a_reason_and_is_logged(director_client, table):
-    game = record(table.game, 16)
+    game = factories.hands(table.game, 16, keeper="A")
     services.game_confirm(game=game, name=names_of(table).east)
     game.refresh_from_db()
     page = director_client.get(sheet_url(table))
@@ -222,7 +201,7 @@ def test_correcting_a_confirmed_game_needs_a_reason_and_is_logged(director_clien
 
 
 def test_changing_one_sides_points_of_a_stored_row_moves_the_other_side(director_client, table):
-    game = record(table.game, 2)  # two hands of 100 - 62
+    game = factories.hands(table.game, 2, keeper="A")  # two hands of 100 - 62
     rows = [made(90, points_b="62"), made(100, points_b="70")]
     data = sheet_data(rows, version=game.version, reason="Spel 1 en 2 verkeerd overgenomen")
     response = director_client.post(sheet_url(table), data)
@@ -232,7 +211,7 @@ def test_changing_one_sides_points_of_a_stored_row_moves_the_other_side(director
 
 
 def test_changing_both_sides_of_a_stored_row_must_add_up(director_client, table):
-    game = record(table.game, 2)
+    game = factories.hands(table.game, 2, keeper="A")
     rows = [made(90, points_b="60"), made(100, points_b="62")]
     data = sheet_data(rows, version=game.version, reason="x")
     response = director_client.post(sheet_url(table), data)
@@ -243,7 +222,7 @@ def test_changing_both_sides_of_a_stored_row_must_add_up(director_client, table)
 def test_a_corrected_game_says_so_and_the_log_names_the_changed_hand(
     director_client, director, table
 ):
-    game = record(table.game, 16)
+    game = factories.hands(table.game, 16, keeper="A")
     services.game_confirm(game=game, name=names_of(table).east)
     game.refresh_from_db()
     rows = [made(100)] * 15 + [made(120)]
@@ -266,7 +245,7 @@ def test_a_corrected_game_says_so_and_the_log_names_the_changed_hand(
 
 
 def test_confirming_a_complete_game_from_the_sheet_needs_no_reason(director_client, table):
-    game = record(table.game, 16)
+    game = factories.hands(table.game, 16, keeper="A")
     rows = [made(100)] * 16
     response = director_client.post(sheet_url(table), sheet_data(rows, version=game.version))
     assert response.status_code == 302
@@ -280,9 +259,9 @@ def test_confirming_a_complete_game_from_the_sheet_needs_no_reason(director_clie
 
 def test_overview_shows_every_tables_progress_and_what_is_missing(director_client, play):
     first, second = play.tables
-    record(first.game, 16)
+    factories.hands(first.game, 16, keeper="A")
     services.game_confirm(game=first.game, name=names_of(first).east)
-    record(second.game, 9)
+    factories.hands(second.game, 9, keeper="A")
     response = director_client.get(overview_url(play.evening))
     assert response.status_code == 200
     progress = response.context["progress"]
@@ -309,7 +288,7 @@ def test_overview_query_count_is_pinned(
     # A bigger evening: 5 tables, hands everywhere, adjustments.
     play = drawn_evening(club, director, players=21)
     for game in play.games:
-        record(game, 4)
+        factories.hands(game, 4, keeper="A")
     services.adjustment_record(
         evening=play.evening,
         kind="director",
@@ -331,7 +310,7 @@ def test_overview_query_count_is_pinned(
 
 
 def test_a_teams_verzaken_is_refused_as_an_adjustment_it_is_a_hand(director_client, play, table):
-    game = record(table.game, 4)
+    game = factories.hands(table.game, 4, keeper="A")
     target = f"g{game.pk}B"
     data = {"kind": "verzaken", "target": target, "points": "262", "reason": "Noord verzaakt"}
     response = director_client.post(overview_url(play.evening, "evening-adjust"), data)
@@ -343,7 +322,7 @@ def test_a_teams_verzaken_is_refused_as_an_adjustment_it_is_a_hand(director_clie
 def test_a_directors_score_is_recorded_for_a_team_beside_the_game_total(
     director_client, play, table
 ):
-    game = record(table.game, 4)
+    game = factories.hands(table.game, 4, keeper="A")
     progress_form = director_client.get(overview_url(play.evening)).context["form"]
     target = f"g{game.pk}B"
     assert target in dict(progress_form.fields["target"].choices[2][1])
@@ -423,7 +402,7 @@ def test_the_audit_log_shows_who_when_before_after_and_why(client, director, pla
 
 def test_audit_page_query_count_is_pinned(director_client, play, django_assert_num_queries):
     for game in play.games:
-        record(game, 5)
+        factories.hands(game, 5, keeper="A")
     with django_assert_num_queries(7):  # session, user, club, role, evening, count, page
         response = director_client.get(overview_url(play.evening, "evening-audit"))
     assert len(response.context["entries"].page.object_list) == 10
@@ -493,7 +472,7 @@ def test_a_director_of_another_club_cannot_open_this_clubs_sheet(client, other_c
 
 
 def test_a_scorer_can_enter_but_not_correct_a_confirmed_game(client, scorer, play, table):
-    game = record(table.game, 16)
+    game = factories.hands(table.game, 16, keeper="A")
     services.game_confirm(game=game, name=names_of(table).east)
     game.refresh_from_db()
     client.force_login(scorer)
@@ -512,7 +491,7 @@ def test_a_scorer_can_enter_but_not_correct_a_confirmed_game(client, scorer, pla
 
 
 def test_the_director_can_correct_a_confirmed_game(director_client, table):
-    game = record(table.game, 16)
+    game = factories.hands(table.game, 16, keeper="A")
     services.game_confirm(game=game, name=names_of(table).east)
     game.refresh_from_db()
     rows = [made(90)] * 16
@@ -529,7 +508,7 @@ def test_anonymous_users_are_sent_to_log_in_for_club_pages(client, play, table):
 
 
 def test_the_admin_shows_scores_read_only(admin_client, table):
-    record(table.game, 2)
+    factories.hands(table.game, 2, keeper="A")
     for model in ("game", "hand", "adjustment", "auditentry"):
         assert admin_client.get(f"/admin/scoring/{model}/").status_code == 200, model
         assert admin_client.get(f"/admin/scoring/{model}/", {"q": "x"}).status_code == 200

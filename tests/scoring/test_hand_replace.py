@@ -15,29 +15,13 @@ from scoring.models import AuditEntry, Game, Hand
 from scoring.services import HandInput
 from tests import factories
 from tests.scoring.test_offline import Phone, hand
-from tests.scoring.test_table_entry import record
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
-def play(club, director, drawn_evening):
-    return drawn_evening(club, director)
-
-
-@pytest.fixture
-def table(play):
-    return play.tables[0]
-
-
 def conflict(table):
     """The first phone stored hand 1 (wij 90); the second sends its own hand 1."""
-    record(table.game, 1, points_a=90)
+    factories.hands(table.game, 1, points_a=90, keeper="A")
     phone = Phone(table)
     mine = hand(1, points_a=120, points_b=42)
     return phone, mine, phone.send(mine)
@@ -88,7 +72,9 @@ def test_a_replace_sent_twice_is_stored_once(table):
 def test_a_replace_after_another_change_is_a_conflict_and_changes_nothing(table):
     phone, mine, refused = conflict(table)
     version = refused.json()["state"]["version"]
-    record(table.game, 1, points_a=70)  # hand 2, from the first phone meanwhile
+    factories.hands(
+        table.game, 1, points_a=70, keeper="A"
+    )  # hand 2, from the first phone meanwhile
     response = phone.send({**mine, "replace": True, "version": version})
     assert response.status_code == 409
     assert response.json()["state"]["version"] == version + 1
@@ -103,7 +89,7 @@ def test_a_replace_without_the_version_is_refused(table):
 
 
 def test_a_confirmed_game_refuses_a_replace(table):
-    game = record(table.game, 16, points_a=90)
+    game = factories.hands(table.game, 16, points_a=90, keeper="A")
     services.game_confirm(game=game, name=table.seats.first().player_name)
     phone = Phone(table)
     game.refresh_from_db()
@@ -115,7 +101,7 @@ def test_a_confirmed_game_refuses_a_replace(table):
 
 def test_another_tables_link_cannot_replace_this_tables_hand(play):
     first, second = play.tables
-    record(first.game, 1, points_a=90)
+    factories.hands(first.game, 1, points_a=90, keeper="A")
     phone = Phone(second)
     response = phone.send(hand(1, points_a=120, points_b=42, replace=True, version=0))
     assert response.status_code == 422  # the second table has no hand 1
@@ -124,7 +110,7 @@ def test_another_tables_link_cannot_replace_this_tables_hand(play):
 
 def test_a_scorer_of_the_club_replaces_through_the_tables_link_and_is_named(club, table):
     scorer = factories.role(club, "scorer")
-    record(table.game, 1, points_a=90)
+    factories.hands(table.game, 1, points_a=90, keeper="A")
     phone = Phone(table)
     phone.client.force_login(scorer)
     page = phone.client.get(
@@ -140,7 +126,7 @@ def test_a_scorer_of_the_club_replaces_through_the_tables_link_and_is_named(club
 
 
 def test_the_service_refuses_to_replace_a_hand_that_is_not_stored(table):
-    game = record(table.game, 2, points_a=90)
+    game = factories.hands(table.game, 2, points_a=90, keeper="A")
     with pytest.raises(services.ValidationError):
         services.hand_replace(
             game=game,
@@ -152,7 +138,7 @@ def test_the_service_refuses_to_replace_a_hand_that_is_not_stored(table):
 
 
 def test_the_same_hand_from_the_second_phone_is_stored_once_without_a_conflict(table):
-    record(table.game, 1, points_a=90)  # the first phone: hand 1, wij 90
+    factories.hands(table.game, 1, points_a=90, keeper="A")  # the first phone: hand 1, wij 90
     phone = Phone(table)
     response = phone.send(hand(1, points_a=90, points_b=72))
     assert response.status_code == 200
@@ -163,6 +149,6 @@ def test_the_same_hand_from_the_second_phone_is_stored_once_without_a_conflict(t
 
 
 def test_a_different_hand_from_the_second_phone_is_still_a_conflict(table):
-    record(table.game, 1, points_a=90)
+    factories.hands(table.game, 1, points_a=90, keeper="A")
     response = Phone(table).send(hand(1, points_a=90, points_b=72, roem_b=20))
     assert response.status_code == 409

@@ -7,30 +7,17 @@ from scoring import services
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from scoring.services import Conflict, HandInput, SheetErrors
 from tests import factories
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def game(club, director):
-    season = factories.competition(club)
-    evening = factories.evening(season, present=factories.members(club, 4))
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    return Game.objects.get(table__round=round_)
-
-
-def made(points_a=100, **kw):
-    return HandInput(playing="A", points_a=points_a, points_b=162 - points_a, **kw)
+    return factories.game(club, director)
 
 
 def test_hand_is_scored_and_game_totals_are_stored(game):
-    hand = services.hand_record(game=game, data=made(100, roem_a=20))
+    hand = services.hand_record(game=game, data=factories.hand_input("A", 100, roem_a=20))
     assert (hand.number, hand.score_a, hand.score_b, hand.nat) == (1, 120, 62, False)
     game.refresh_from_db()
     assert (game.total_a, game.total_b, game.hands_entered, game.version) == (120, 62, 1, 1)
@@ -38,7 +25,7 @@ def test_hand_is_scored_and_game_totals_are_stored(game):
 
 
 def test_tied_81_81_is_nat_and_all_goes_to_the_defenders(game):
-    hand = services.hand_record(game=game, data=made(81))
+    hand = services.hand_record(game=game, data=factories.hand_input("A", 81))
     assert hand.nat
     assert (hand.score_a, hand.score_b) == (0, 162)
     game.refresh_from_db()
@@ -54,40 +41,40 @@ def test_sum_not_162_is_a_field_error_and_nothing_is_saved(game):
 
 def test_roem_30_is_refused(game):
     with pytest.raises(ValidationError) as info:
-        services.hand_record(game=game, data=made(100, roem_a=30))
+        services.hand_record(game=game, data=factories.hand_input("A", 100, roem_a=30))
     assert "roem_a" in info.value.message_dict
     assert not Hand.objects.exists()
 
 
 def test_pit_without_162_is_refused(game):
     with pytest.raises(ValidationError) as info:
-        services.hand_record(game=game, data=made(150, pit="A"))
+        services.hand_record(game=game, data=factories.hand_input("A", 150, pit="A"))
     assert "pit" in info.value.message_dict
 
 
 def test_same_client_id_twice_stores_one_hand(game):
-    first = services.hand_record(game=game, data=made(), client_id="phone-1-hand-1")
-    again = services.hand_record(game=game, data=made(), client_id="phone-1-hand-1")
+    first = services.hand_record(game=game, data=factories.hand_input(), client_id="phone-1-hand-1")
+    again = services.hand_record(game=game, data=factories.hand_input(), client_id="phone-1-hand-1")
     assert first.pk == again.pk
     assert Hand.objects.count() == 1
 
 
 def test_stale_hand_number_is_a_conflict(game):
-    services.hand_record(game=game, data=made(), number=1)
+    services.hand_record(game=game, data=factories.hand_input(), number=1)
     with pytest.raises(Conflict):
-        services.hand_record(game=game, data=made(90), number=1)
+        services.hand_record(game=game, data=factories.hand_input("A", 90), number=1)
     assert Hand.objects.count() == 1
 
 
 def test_stale_version_is_a_conflict(game):
-    services.hand_record(game=game, data=made(), expected_version=0)
+    services.hand_record(game=game, data=factories.hand_input(), expected_version=0)
     with pytest.raises(Conflict):
-        services.hand_record(game=game, data=made(), expected_version=0)
+        services.hand_record(game=game, data=factories.hand_input(), expected_version=0)
 
 
 def full_game(game):
     for _ in range(16):
-        services.hand_record(game=game, data=made(100))
+        services.hand_record(game=game, data=factories.hand_input("A", 100))
 
 
 def test_hand_17_of_a_finished_boompje_is_refused(game):
@@ -95,7 +82,7 @@ def test_hand_17_of_a_finished_boompje_is_refused(game):
     game.refresh_from_db()
     assert game.status == Game.Status.COMPLETE
     with pytest.raises(ValidationError) as info:
-        services.hand_record(game=game, data=made())
+        services.hand_record(game=game, data=factories.hand_input())
     assert "compleet" in info.value.messages[0]
     assert Hand.objects.count() == 16
 
@@ -111,14 +98,14 @@ def test_confirm_locks_the_game(game):
 
 
 def test_confirm_before_complete_is_refused(game):
-    services.hand_record(game=game, data=made())
+    services.hand_record(game=game, data=factories.hand_input())
     with pytest.raises(ValidationError):
         services.game_confirm(game=game, name="Bert")
 
 
 def test_undo_removes_the_last_hand_and_its_points(game):
-    services.hand_record(game=game, data=made(100))
-    services.hand_record(game=game, data=made(120))
+    services.hand_record(game=game, data=factories.hand_input("A", 100))
+    services.hand_record(game=game, data=factories.hand_input("A", 120))
     services.hand_undo(game=game)
     game.refresh_from_db()
     assert (game.total_a, game.hands_entered) == (100, 1)
@@ -126,7 +113,9 @@ def test_undo_removes_the_last_hand_and_its_points(game):
 
 
 def test_sheet_with_a_bad_row_saves_nothing(game, director):
-    rows = [made(100)] * 5 + [HandInput(playing="A", points_a=100, points_b=61)]
+    rows = [factories.hand_input("A", 100)] * 5 + [
+        HandInput(playing="A", points_a=100, points_b=61)
+    ]
     with pytest.raises(SheetErrors) as info:
         services.game_enter_sheet(game=game, rows=rows, by=director)
     assert list(info.value.rows) == [6]
@@ -136,7 +125,7 @@ def test_sheet_with_a_bad_row_saves_nothing(game, director):
 def test_correction_of_a_confirmed_game_needs_a_reason_and_is_logged(game, director):
     full_game(game)
     services.game_confirm(game=game, name="Bert")
-    rows = [made(100)] * 15 + [made(60)]
+    rows = [factories.hand_input("A", 100)] * 15 + [factories.hand_input("A", 60)]
     with pytest.raises(ValidationError):
         services.game_enter_sheet(game=game, rows=rows, by=director)
     services.game_enter_sheet(game=game, rows=rows, by=director, reason="Hand 16 verkeerd")
@@ -159,15 +148,15 @@ def seat_names(game):
 
 
 def test_the_keeper_is_recorded_once_with_the_first_hand(game):
-    services.hand_record(game=game, data=made(), keeper="B")
-    services.hand_record(game=game, data=made(), keeper="A")
+    services.hand_record(game=game, data=factories.hand_input(), keeper="B")
+    services.hand_record(game=game, data=factories.hand_input(), keeper="A")
     game.refresh_from_db()
     assert game.scorer_team == "B"
 
 
 def test_an_unknown_keeper_is_refused(game):
     with pytest.raises(ValidationError) as info:
-        services.hand_record(game=game, data=made(), keeper="X")
+        services.hand_record(game=game, data=factories.hand_input(), keeper="X")
     assert "keeper" in info.value.message_dict
     assert not Hand.objects.exists()
 
@@ -175,7 +164,7 @@ def test_an_unknown_keeper_is_refused(game):
 def test_only_a_player_of_the_other_team_confirms(game):
     wij, zij = seat_names(game)
     for _ in range(16):
-        services.hand_record(game=game, data=made(100), keeper="A")
+        services.hand_record(game=game, data=factories.hand_input("A", 100), keeper="A")
     with pytest.raises(ValidationError) as info:
         services.game_confirm(game=game, name=wij[0])
     assert "name" in info.value.message_dict
@@ -189,12 +178,14 @@ def test_a_scorer_cannot_enter_a_sheet(club, game):
 
     scorer = factories.role(club, "scorer")
     with pytest.raises(PermissionDenied):
-        services.game_enter_sheet(game=game, rows=[made()], by=scorer)
+        services.game_enter_sheet(game=game, rows=[factories.hand_input()], by=scorer)
     assert not Hand.objects.exists()
 
 
 def test_a_signed_sheet_confirms_the_game(game, director):
-    services.game_enter_sheet(game=game, rows=[made(100)] * 16, by=director, confirm=True)
+    services.game_enter_sheet(
+        game=game, rows=[factories.hand_input("A", 100)] * 16, by=director, confirm=True
+    )
     game.refresh_from_db()
     assert game.status == Game.Status.CONFIRMED
     assert director.username in game.confirmed_by
@@ -206,7 +197,7 @@ def test_an_unchanged_sheet_changes_nothing_and_needs_no_reason(game, director):
     full_game(game)
     game.refresh_from_db()
     version = game.version
-    services.game_enter_sheet(game=game, rows=[made(100)] * 16, by=director)
+    services.game_enter_sheet(game=game, rows=[factories.hand_input("A", 100)] * 16, by=director)
     game.refresh_from_db()
     assert game.version == version
     assert AuditEntry.objects.filter(action="correct").count() == 0
@@ -216,7 +207,10 @@ def test_a_correction_that_shortens_a_confirmed_game_takes_the_confirmation_away
     full_game(game)
     services.game_confirm(game=game, name="Bert")
     services.game_enter_sheet(
-        game=game, rows=[made(100)] * 15, by=director, reason="Hand 16 is niet gespeeld"
+        game=game,
+        rows=[factories.hand_input("A", 100)] * 15,
+        by=director,
+        reason="Hand 16 is niet gespeeld",
     )
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN
@@ -224,15 +218,15 @@ def test_a_correction_that_shortens_a_confirmed_game_takes_the_confirmation_away
 
 
 def test_preview_scores_without_saving(game):
-    result = services.hand_preview(game=game, data=made(81))
+    result = services.hand_preview(game=game, data=factories.hand_input("A", 81))
     assert result.nat and tuple(result.scores) == (0, 162)
     with pytest.raises(ValidationError):
-        services.hand_preview(game=game, data=made(100, roem_a=30))
+        services.hand_preview(game=game, data=factories.hand_input("A", 100, roem_a=30))
     assert not Hand.objects.exists()
 
 
 def test_a_team_adjustment_is_logged_and_leaves_the_game_total_alone(game, director):
-    services.hand_record(game=game, data=made(100))
+    services.hand_record(game=game, data=factories.hand_input("A", 100))
     evening = game.table.round.evening
     adjustment = services.adjustment_record(
         evening=evening,
@@ -298,9 +292,11 @@ def test_recording_a_hand_takes_the_same_queries_every_time(
     game, before, django_assert_num_queries
 ):
     for _ in range(before):
-        services.hand_record(game=game, data=made(100))
+        services.hand_record(game=game, data=factories.hand_input("A", 100))
     # savepoint; game locked; entry id; hands; insert; game; the evening locked and
     # its stored totals thrown away; audit; release
     with django_assert_num_queries(10):
-        services.hand_record(game=game, data=made(100), client_id=f"c{before}", keeper="A")
+        services.hand_record(
+            game=game, data=factories.hand_input("A", 100), client_id=f"c{before}", keeper="A"
+        )
     assert Hand.objects.count() == before + 1

@@ -8,17 +8,8 @@ from scoring import services
 from scoring.models import Game
 from scoring.services import HandInput
 from tests import factories
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
-
-
-def game_of(club, **competition):
-    director = factories.role(club, "director")
-    season = factories.competition(club, **competition)
-    evening = factories.evening(season, present=factories.members(club, 4))
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    return round_.tables.get().game
 
 
 #: Wij took a trick of four 7s (0 card points, 100 roem) and nothing else worth points.
@@ -26,14 +17,14 @@ SEVENS = HandInput(playing="B", points_a=0, points_b=162, roem_a=100)
 
 
 def test_four_sevens_without_card_points_are_accepted_where_low_fours_is_on(club):
-    game = game_of(club, ruleset_overrides={"low_fours": True})
+    game = factories.game(club, ruleset_overrides={"low_fours": True})
     services.hand_record(game=game, data=SEVENS)
     game = Game.objects.get(pk=game.pk)
     assert (game.roem_a, game.total_a, game.total_b) == (100, 100, 162)
 
 
 def test_the_same_hand_is_refused_where_low_fours_is_off(club):
-    game = game_of(club)
+    game = factories.game(club)
     with pytest.raises(ValidationError) as info:
         services.hand_record(game=game, data=SEVENS)
     assert list(info.value.message_dict) == ["roem_a"]

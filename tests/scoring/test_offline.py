@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from scoring.models import AuditEntry, Game, Hand
 from tests import factories
-from tests.scoring.test_table_entry import entry_url, record
+from tests.scoring.test_table_entry import entry_url
 from tournaments.models import Evening
 
 pytestmark = pytest.mark.django_db
@@ -56,21 +56,6 @@ class Phone:
         headers = {"X-CSRFToken": self.token} if csrf else {}
         body = data if isinstance(data, str) else json.dumps(data)
         return self.client.post(self.url, body, content_type="application/json", headers=headers)
-
-
-@pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
-def play(club, director, drawn_evening):
-    return drawn_evening(club, director)
-
-
-@pytest.fixture
-def table(play):
-    return play.tables[0]
 
 
 @pytest.fixture
@@ -178,7 +163,7 @@ def test_the_same_hand_from_two_threads_at_once_is_stored_once(club, drawn_eveni
 
 
 def test_a_hand_number_entered_on_another_device_is_a_conflict_with_both_versions(phone, table):
-    record(table.game, 1, points_a=90)  # the other device: hand 1, wij 90
+    factories.hands(table.game, 1, points_a=90, keeper="A")  # the other device: hand 1, wij 90
     mine = hand(1, points_a=120, points_b=42)
     response = phone.send(mine)
     assert response.status_code == 409
@@ -195,7 +180,7 @@ def test_a_hand_number_entered_on_another_device_is_a_conflict_with_both_version
 
 
 def test_a_hand_after_a_gap_is_refused_with_the_next_number(phone, table):
-    record(table.game, 2)
+    factories.hands(table.game, 2, keeper="A")
     response = phone.send(hand(5))
     assert response.status_code == 422
     body = response.json()
@@ -236,7 +221,7 @@ def test_the_keeper_is_asked_once(phone, table):
 
 
 def test_a_complete_game_takes_no_more_hands(phone, table):
-    record(table.game, 16)
+    factories.hands(table.game, 16, keeper="A")
     response = phone.send(hand(17))
     assert response.status_code == 422
     body = response.json()
@@ -293,7 +278,7 @@ JSON_SAVE_QUERIES = 15
 def test_storing_a_hand_takes_a_constant_number_of_queries(
     phone, table, hands_before, django_assert_num_queries
 ):
-    record(table.game, hands_before)
+    factories.hands(table.game, hands_before, keeper="A")
     with django_assert_num_queries(JSON_SAVE_QUERIES):
         response = phone.send(hand(hands_before + 1))
     assert response.status_code == 201
@@ -303,7 +288,7 @@ def test_storing_a_hand_takes_a_constant_number_of_queries(
 
 
 def test_the_page_gives_its_script_what_it_needs_to_work_offline(client, table):
-    record(table.game, 5)
+    factories.hands(table.game, 5, keeper="A")
     response = client.get(entry_url(table))
     config = json.loads(
         response.text.split('id="entry-config" type="application/json">')[1].split("</script>")[0]

@@ -34,18 +34,13 @@ def svg_modules(svg):
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def scorer(club):
     return factories.role(club, "scorer")
 
 
 @pytest.fixture
-def play(club, director, drawn_evening):
-    return drawn_evening(club, director, players=12)
+def play(club, director):
+    return factories.drawn_round(club, director, players=12)
 
 
 def qr_url(play, name="round-qr"):

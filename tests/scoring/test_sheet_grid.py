@@ -10,7 +10,6 @@ from scoring import services
 from scoring.models import Game, Hand
 from scoring.services import HandInput
 from tests import factories
-from tests.scoring.test_declared_roem import _play
 from tests.scoring.test_director_pages import sheet_data, sheet_url
 
 pytestmark = pytest.mark.django_db
@@ -27,21 +26,13 @@ def _site_language_after():
 
 
 @pytest.fixture
-def director_client(client, club):
-    """A client logged in as the club's director (``client.director``)."""
-    client.director = factories.role(club, "director")
-    client.force_login(client.director)
-    return client
+def boompje(club, director):
+    return factories.drawn_round(club, director, players=4, ruleset_preset="rotterdam")
 
 
 @pytest.fixture
-def boompje(club, director_client):
-    return _play(club, director_client.director, "rotterdam")
-
-
-@pytest.fixture
-def match(club, director_client):
-    return _play(club, director_client.director, "match-1500")
+def match(club, director):
+    return factories.drawn_round(club, director, players=4, ruleset_preset="match-1500")
 
 
 def stored(game):

@@ -22,7 +22,6 @@ from scoring.models import Game
 from scoring.rules.sheet import MarkStyle
 from scoring.services import HandInput
 from tests import factories
-from tests.scoring.test_declared_roem import _play
 from tests.scoring.test_director_pages import made, sheet_data, sheet_url
 
 from .exports.conftest import pdf_pages
@@ -41,15 +40,8 @@ WRITTEN = {
 
 
 @pytest.fixture
-def director_client(client, club):
-    client.director = factories.role(club, "director")
-    client.force_login(client.director)
-    return client
-
-
-@pytest.fixture
-def boompje(club, director_client):
-    return _play(club, director_client.director, "rotterdam")
+def boompje(club, director):
+    return factories.drawn_round(club, director, players=4, ruleset_preset="rotterdam")
 
 
 def use_marks(club, style):
@@ -178,10 +170,10 @@ def test_the_filled_pdf_sheet_writes_the_clubs_marks(club, boompje, style):
 
 
 @pytest.mark.parametrize("style", list(MarkStyle))
-def test_the_phone_sheet_writes_the_clubs_marks(client, club, boompje, style):
+def test_the_phone_sheet_writes_the_clubs_marks(director_client, club, boompje, style):
     use_marks(club, style)
     record_two_pits(boompje.game)
-    page = client.get(f"/t/{boompje.table.token}/", **ENGLISH).text
+    page = director_client.get(f"/t/{boompje.table.token}/", **ENGLISH).text
 
     def marks_of(number):
         row = re.search(rf'<tr id="hand-{number}">(.*?)</tr>', page, re.S).group(1)

@@ -22,18 +22,14 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring import services as scoring_services
 from scoring.exports import pdf, reports
-from scoring.models import Game
 from scoring.results import standings
 from tests import factories
-from tests.scoring.results.test_club_rules import by_name, check_in, configure, director, logged_in
+from tests.scoring.results.test_club_rules import by_name, check_in, configure
 from tournaments import draw, services
 from tournaments.models import EveningLog, Seat
 
 pytestmark = pytest.mark.django_db
-
-__all__ = ["director", "logged_in"]  # fixtures used by the tests below
 
 NAMES = "ABCDEFGH"
 
@@ -48,7 +44,7 @@ def in_english(settings):
 
 @pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
+    return factories.named_members(club, NAMES)
 
 
 def seat(monkeypatch, players, rounds):
@@ -70,14 +66,10 @@ def seat(monkeypatch, players, rounds):
 
 
 def play(round_, director, hands):
-    games = Game.objects.filter(table__round=round_).order_by("table__number")
-    for game, (points_a, pit) in zip(games, hands, strict=True):
-        # A pit is the playing team's (a mars; the defenders' pit is a tegenpit).
-        row = scoring_services.HandInput(
-            playing=pit or "A", points_a=points_a, points_b=162 - points_a, pit=pit
-        )
-        scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
+    """One hand per table, each (points of team A, pit): a pit is the playing team's
+    (a mars; the defenders' pit is a tegenpit)."""
+    rows = [factories.hand_input(pit or "A", points_a, pit=pit) for points_a, pit in hands]
+    factories.round_played(round_, rows, by=director)
 
 
 def empty_seat(round_):
@@ -114,9 +106,9 @@ WITH = {**WITHOUT, "H": 262, "G": 52}
 
 
 def test_by_default_a_substitutes_game_does_not_count_for_the_substitute(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, odd_players="substitute")
+    competition = configure(director_client, club, odd_players="substitute")
     assert competition.substitute_strikes_lowest is False
     evening = the_evening(monkeypatch, competition, players, director)
 
@@ -128,10 +120,10 @@ def test_by_default_a_substitutes_game_does_not_count_for_the_substitute(
 
 
 def test_wegstrepen_replaces_the_substitutes_lowest_own_game_marsen_included(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
+        director_client, club, odd_players="substitute", substitute_strikes_lowest=True
     )
     evening = the_evening(monkeypatch, competition, players, director)
 
@@ -150,10 +142,10 @@ def test_wegstrepen_replaces_the_substitutes_lowest_own_game_marsen_included(
 
 
 def test_a_substitute_game_that_scored_less_strikes_nothing(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
+        director_client, club, odd_players="substitute", substitute_strikes_lowest=True
     )
     evening = services.evening_create(
         competition=competition, date=datetime.date(2026, 10, 6), by=director
@@ -173,10 +165,10 @@ def test_a_substitute_game_that_scored_less_strikes_nothing(
 
 
 def test_the_substitute_is_chosen_from_the_clubs_members_and_logged(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
+        director_client, club, odd_players="substitute", substitute_strikes_lowest=True
     )
     round_ = first_round(monkeypatch, competition, players, director)
     evening = round_.evening
@@ -204,17 +196,17 @@ def test_the_substitute_is_chosen_from_the_clubs_members_and_logged(
 
 
 def test_the_substitute_rule_is_stated_above_the_standings_and_the_evening(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
+        director_client, club, odd_players="substitute", substitute_strikes_lowest=True
     )
     evening = the_evening(monkeypatch, competition, players, director)
     for name, kwargs in (
         ("results:standings", {"pk": competition.pk}),
         ("results:evening", {"pk": evening.pk}),
     ):
-        page = logged_in.get(reverse(name, kwargs={"club": club.slug, **kwargs})).content
+        page = director_client.get(reverse(name, kwargs={"club": club.slug, **kwargs})).content
         assert b"lowest own game of the evening (marsen included)" in page
         sentence = b"Speler H: the game as substitute in round 1 replaces their own game of round 2"
         assert (sentence in page) == (name == "results:evening")
@@ -228,37 +220,35 @@ def test_the_substitute_rule_is_stated_above_the_standings_and_the_evening(
 
 
 def test_the_round_page_offers_the_undrawn_members_as_substitute(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, odd_players="substitute")
+    competition = configure(director_client, club, odd_players="substitute")
     round_ = first_round(monkeypatch, competition, players, director)
     empty = empty_seat(round_)
-    page = logged_in.get(round_.get_absolute_url())
+    page = director_client.get(round_.get_absolute_url())
     assert [m.name for m in page.context["substitute_candidates"]] == ["Speler H"]
     assert "does not count for the substitute" in page.content.decode()
 
     url = reverse("tournaments:seat-substitute", kwargs={"club": club.slug, "pk": round_.pk})
     stranger = factories.member(factories.club(slug="elders"), "Niet Van Ons")
-    response = logged_in.post(url, {"seat": empty.pk, "member": stranger.pk}, follow=True)
+    response = director_client.post(url, {"seat": empty.pk, "member": stranger.pk}, follow=True)
     assert "Choose the substitute from the club&#x27;s members." in response.content.decode()
     empty.refresh_from_db()
     assert empty.substitute_member is None
 
-    logged_in.post(url, {"seat": empty.pk, "member": players["H"].pk})
+    director_client.post(url, {"seat": empty.pk, "member": players["H"].pk})
     empty.refresh_from_db()
     assert empty.substitute_member == players["H"]
-    assert "Speler H" in logged_in.get(round_.get_absolute_url()).content.decode()
+    assert "Speler H" in director_client.get(round_.get_absolute_url()).content.decode()
 
 
 def play_hands(round_, director, rows):
     """One hand per table, each (playing, points_a, pit, roem_b)."""
-    games = Game.objects.filter(table__round=round_).order_by("table__number")
-    for game, (playing, points_a, pit, roem_b) in zip(games, rows, strict=True):
-        row = scoring_services.HandInput(
-            playing=playing, points_a=points_a, points_b=162 - points_a, pit=pit, roem_b=roem_b
-        )
-        scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
+    rows = [
+        factories.hand_input(playing, points_a, pit=pit, roem_b=roem_b)
+        for playing, points_a, pit, roem_b in rows
+    ]
+    factories.round_played(round_, rows, by=director)
 
 
 def evening_of(monkeypatch, competition, players, director, first_hands, second_hands):
@@ -279,13 +269,13 @@ def evening_of(monkeypatch, competition, players, director, first_hands, second_
 
 
 def test_wegstrepen_moves_the_tegenpit_of_the_substitute_game_in(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     """Round 1, table 2: wij (E, G) play and zij (F, H) take every trick: 162 + 100
     = 262 and a tegenpit for F and H, no mars. H's own game (round 2, zij): 72.
     Struck: H 262 with 1 tegenpit and 0 marsen; G's 0 struck for his 52."""
     competition = configure(
-        logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
+        director_client, club, odd_players="substitute", substitute_strikes_lowest=True
     )
     evening = evening_of(
         monkeypatch,
@@ -306,14 +296,14 @@ def test_wegstrepen_moves_the_tegenpit_of_the_substitute_game_in(
 
 
 def test_wegstrepen_takes_the_tegenpit_of_the_struck_game_out(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     """H's own game (round 2, table 1, zij with B): wij play and zij take every
     trick, 262 and a tegenpit. H's substitute game (round 1, table 2, zij with F):
     zij play and take every trick with 100 roem, 162 + 100 + 100 = 362 and a mars.
     Struck: H 362 with 1 mars and no tegenpit (the struck game's goes with it)."""
     competition = configure(
-        logged_in, club, odd_players="substitute", substitute_strikes_lowest=True
+        director_client, club, odd_players="substitute", substitute_strikes_lowest=True
     )
     evening = evening_of(
         monkeypatch,

@@ -15,7 +15,6 @@ from scoring import services
 from scoring.models import AuditEntry, Game, Hand
 from scoring.services import HandInput
 from tests import factories
-from tournaments import services as tournament_services
 from tournaments.models import Evening, Seat
 
 pytestmark = pytest.mark.django_db
@@ -58,32 +57,6 @@ def hand_data(of=None, **fields):
     return data
 
 
-def record(game, count, points_a=100):
-    for _ in range(count):
-        services.hand_record(
-            game=game,
-            data=HandInput(playing="A", points_a=points_a, points_b=162 - points_a),
-            keeper="A",
-        )
-    game.refresh_from_db()
-    return game
-
-
-@pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
-def play(club, director, drawn_evening):
-    return drawn_evening(club, director)
-
-
-@pytest.fixture
-def table(play):
-    return play.tables[0]
-
-
 def test_page_shows_table_round_names_hand_of_16_and_the_dealer(client, table):
     names = names_of(table)
     response = client.get(entry_url(table))
@@ -101,7 +74,7 @@ def test_page_shows_table_round_names_hand_of_16_and_the_dealer(client, table):
 
 def test_dealer_rotates_clockwise_from_north(client, table):
     names = names_of(table)
-    record(table.game, 5)
+    factories.hands(table.game, 5, keeper="A")
     state = client.get(entry_url(table)).context["state"]
     assert (state.next_number, state.dealer_position, state.dealer_name) == (6, "E", names.east)
     assert [row.dealer for row in state.hands[:4]] == [
@@ -200,7 +173,7 @@ def test_the_error_is_in_english_when_the_scorer_reads_english(client, table):
 
 
 def test_hand_17_of_a_finished_boompje_is_refused(client, table):
-    game = record(table.game, 16)
+    game = factories.hands(table.game, 16, keeper="A")
     assert game.status == Game.Status.COMPLETE
     response = client.post(entry_url(table, "table-hand"), hand_data(game))
     assert response.status_code == 422
@@ -274,7 +247,7 @@ def test_preview_without_javascript_renders_the_page_and_saves_nothing(client, t
 
 
 def test_undo_removes_the_last_hand_until_the_game_is_confirmed(client, table):
-    game = record(table.game, 2)
+    game = factories.hands(table.game, 2, keeper="A")
     page = client.get(entry_url(table))
     assert "Undo" in page.text or entry_url(table, "table-undo") in page.text
     response = client.post(entry_url(table, "table-undo"), {"version": game.version})
@@ -288,7 +261,7 @@ def test_undo_removes_the_last_hand_until_the_game_is_confirmed(client, table):
 
 def test_the_other_team_confirms_and_the_game_is_locked(client, table):
     names = names_of(table)
-    game = record(table.game, 16)
+    game = factories.hands(table.game, 16, keeper="A")
     page = client.get(entry_url(table))
     form = page.context["confirm_form"]
     assert [label for _value, label in form.fields["name"].choices] == names.b
@@ -317,7 +290,7 @@ def test_the_other_team_confirms_and_the_game_is_locked(client, table):
 
 def test_confirming_before_the_last_hand_is_refused(client, table):
     names = names_of(table)
-    game = record(table.game, 3)
+    game = factories.hands(table.game, 3, keeper="A")
     response = client.post(
         entry_url(table, "table-confirm"), {"name": names.east, "version": game.version}
     )
@@ -326,7 +299,7 @@ def test_confirming_before_the_last_hand_is_refused(client, table):
 
 
 def test_after_the_evening_is_closed_the_link_says_so_and_cannot_write(client, play, table):
-    game = record(table.game, 3)
+    game = factories.hands(table.game, 3, keeper="A")
     Evening.objects.filter(pk=play.evening.pk).update(status=Evening.Status.FINISHED)
     page = client.get(entry_url(table))
     assert page.status_code == 200
@@ -402,7 +375,7 @@ def test_the_page_works_without_javascript(client, table):
 
 
 def test_entry_page_query_count_is_pinned(client, table, django_assert_num_queries):
-    record(table.game, 9)
+    factories.hands(table.game, 9, keeper="A")
     with django_assert_num_queries(3):  # table with game and evening, seats, hands
         response = client.get(entry_url(table))
     assert response.status_code == 200
@@ -418,7 +391,7 @@ SAVE_QUERIES = 11
 def test_saving_a_hand_takes_a_constant_number_of_queries(
     client, table, hands_before, django_assert_num_queries
 ):
-    game = record(table.game, hands_before)
+    game = factories.hands(table.game, hands_before, keeper="A")
     data = hand_data(game)
     with django_assert_num_queries(SAVE_QUERIES):
         response = client.post(entry_url(table, "table-hand"), data)
@@ -427,14 +400,7 @@ def test_saving_a_hand_takes_a_constant_number_of_queries(
 
 
 def test_the_trick_checkers_copy_link_fills_the_next_hand(client, db):
-    from scoring.models import Game
-    from tests import factories
-
-    club = factories.club()
-    director = factories.role(club, "director")
-    evening = factories.evening(factories.competition(club), present=factories.members(club, 4))
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    game = Game.objects.get(table__round=round_)
+    game = factories.game(factories.club())
     query = "playing=B&points_a=79&points_b=83&roem_a=20&roem_b=0&pit=&trump=C&hand=1"
     url = f"/t/{game.table.token}/?{query}"
     response = client.get(url)
@@ -451,7 +417,7 @@ def test_the_trick_checkers_copy_link_fills_the_next_hand(client, db):
 
 
 def test_without_the_club_setting_no_pin_is_asked(client, table):
-    record(table.game, 16)
+    factories.hands(table.game, 16, keeper="A")
     page = client.get(entry_url(table))
     assert not page.context["confirm_form"].with_pin
     assert 'name="pin"' not in page.text
@@ -464,7 +430,7 @@ def pin_table(club, table):
     east = Seat.objects.get(table=table, position="E").member
     member_pin_set(member=east, pin="4711", by=factories.role(club, "admin"))
     caches["throttle"].clear()
-    record(table.game, 16)
+    factories.hands(table.game, 16, keeper="A")
     return table
 
 

@@ -8,34 +8,24 @@ from scoring import services
 from scoring.exports import pdf, reports
 from scoring.models import Game, sheet_mark
 from scoring.results import standings
-from scoring.services import HandInput
 from tests import factories
 from tests.scoring.exports.conftest import pdf_pages
 from tests.scoring.test_table_entry import entry_url
 from tests.scoring.test_verzaken_roefel import english  # noqa: F401 (fixture)
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def round_(club):
-    director = factories.role(club, "director")
-    season = factories.competition(club)
-    evening = factories.evening(season, present=factories.members(club, 4))
-    return tournament_services.round_draw(evening=evening, by=director, seed=1)
-
-
-def record(game, playing, points_a, pit=""):
-    data = HandInput(playing=playing, points_a=points_a, points_b=162 - points_a, pit=pit)
-    services.hand_record(game=game, data=data)
+    return factories.drawn_round(club, players=4).round
 
 
 def test_the_defenders_pit_counts_as_tegenpit_not_as_their_mars(round_):
     game = round_.tables.get().game
-    record(game, "A", 0, pit="B")  # zij defended and took every trick: tegenpit
-    record(game, "B", 0, pit="B")  # zij played and took every trick: a mars
-    record(game, "A", 162, pit="A")  # wij played: a mars
+    factories.hand(game, "A", 0, pit="B")  # zij defended and took every trick: tegenpit
+    factories.hand(game, "B", 0, pit="B")  # zij played and took every trick: a mars
+    factories.hand(game, "A", 162, pit="A")  # wij played: a mars
     game = Game.objects.get(pk=game.pk)
     assert (game.marsen_a, game.marsen_b) == (1, 1)
     assert (game.tegenpit_a, game.tegenpit_b) == (0, 1)
@@ -43,15 +33,15 @@ def test_the_defenders_pit_counts_as_tegenpit_not_as_their_mars(round_):
 
 def test_undoing_the_tegenpit_hand_takes_its_count_away(round_):
     game = round_.tables.get().game
-    record(game, "A", 0, pit="B")
+    factories.hand(game, "A", 0, pit="B")
     services.hand_undo(game=Game.objects.get(pk=game.pk))
     assert Game.objects.get(pk=game.pk).tegenpit_b == 0
 
 
 def test_the_html_sheet_writes_tp_for_the_tegenpit_and_m_for_the_mars_as_the_pdf(client, round_):
     table = round_.tables.get()
-    record(table.game, "A", 0, pit="B")
-    record(table.game, "A", 162, pit="A")
+    factories.hand(table.game, "A", 0, pit="B")
+    factories.hand(table.game, "A", 162, pit="A")
     page = client.get(entry_url(table)).content.decode()
     tegenpit = page.split('<tr id="hand-1">')[1].split("</tr>")[0]
     mars = page.split('<tr id="hand-2">')[1].split("</tr>")[0]
@@ -66,8 +56,8 @@ def test_the_html_sheet_writes_tp_for_the_tegenpit_and_m_for_the_mars_as_the_pdf
 
 def test_the_pdf_sheet_writes_tp_in_the_defenders_mark_column(round_):
     game = round_.tables.get().game
-    record(game, "A", 0, pit="B")
-    record(game, "A", 162, pit="A")
+    factories.hand(game, "A", 0, pit="B")
+    factories.hand(game, "A", 162, pit="A")
     sheets = reports.round_sheets(round_=round_, entry_url=lambda t: f"/t/{t}/", filled=True)
     cells = pdf_pages(pdf.scoresheets_pdf(sheets))[0].splitlines()  # one cell a line
     first = cells.index("1")
@@ -79,9 +69,9 @@ def test_the_pdf_sheet_writes_tp_in_the_defenders_mark_column(round_):
 
 def test_player_statistics_show_tegenpit_apart_from_marsen(client, round_):
     table = round_.tables.get()
-    record(table.game, "A", 0, pit="B")
+    factories.hand(table.game, "A", 0, pit="B")
     for _ in range(15):
-        record(table.game, "A", 100)
+        factories.hand(table.game, "A", 100)
     services.game_confirm(game=Game.objects.get(pk=table.game.pk), name="Cor")
     east = table.seats.get(position="E").member
     stats = standings.player_stats(member=east, competition=round_.evening.competition)

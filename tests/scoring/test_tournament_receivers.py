@@ -17,11 +17,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def evening_of_nine(club):
     competition = factories.competition(
         club, ruleset_preset="rotterdam", sitout_score=4000, sitout_mars=True

@@ -1,8 +1,6 @@
 """Verzaken as a hand (service, entry page, JSON, grid, adjustments, statistics) and
 the roefel of a match-500 game (service, entry page, grid)."""
 
-from types import SimpleNamespace
-
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -10,13 +8,12 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Adjustment, Game, Hand
 from scoring.results import standings
-from scoring.services import HandInput, SheetErrors
+from scoring.services import SheetErrors
 from tests import factories
 from tests.scoring.test_director_pages import sheet_url
 from tests.scoring.test_offline import Phone
 from tests.scoring.test_offline import hand as json_hand
 from tests.scoring.test_table_entry import entry_url, hand_data
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -32,53 +29,23 @@ def english(settings):
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
-def table_of(club, director, **competition):
-    season = factories.competition(club, **competition)
-    members = factories.members(club, 4)
-    evening = factories.evening(season, present=members)
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    table = round_.tables.select_related("game").get()
-    return SimpleNamespace(table=table, game=table.game, members=members, season=season)
-
-
-@pytest.fixture
 def boompje(club, director):
-    return table_of(club, director)
+    return factories.drawn_round(club, director, players=4)
 
 
 @pytest.fixture
 def match(club, director):
-    return table_of(club, director, ruleset_preset="match-500")
-
-
-def hand(playing="A", points_a=100, **fields):
-    return HandInput(playing=playing, points_a=points_a, points_b=162 - points_a, **fields)
-
-
-def verzaakt(team, playing="A", **fields):
-    points_a = 0 if team == "A" else 162
-    return HandInput(
-        playing=playing, points_a=points_a, points_b=162 - points_a, verzaakt=team, **fields
-    )
+    return factories.drawn_round(club, director, players=4, ruleset_preset="match-500")
 
 
 # --- The service ---------------------------------------------------------------------------
 
 
 def test_a_verzaken_hand_counts_in_the_game_total_and_is_not_nat(boompje):
-    services.hand_record(game=boompje.game, data=hand("A", 100))
+    services.hand_record(game=boompje.game, data=factories.hand_input("A", 100))
     stored = services.hand_record(
-        game=boompje.game, data=verzaakt("A", playing="A", roem_a=20, roem_b=50)
+        game=boompje.game,
+        data=factories.hand_input(verzaakt="A", playing="A", roem_a=20, roem_b=50),
     )
     assert (stored.score_a, stored.score_b, stored.nat, stored.verzaakt) == (0, 332, False, "A")
     game = Game.objects.get(pk=boompje.game.pk)
@@ -88,21 +55,25 @@ def test_a_verzaken_hand_counts_in_the_game_total_and_is_not_nat(boompje):
 
 
 def test_the_defenders_verzaken_gives_the_playing_team_the_penalty(boompje):
-    stored = services.hand_record(game=boompje.game, data=verzaakt("B", playing="A"))
+    stored = services.hand_record(
+        game=boompje.game, data=factories.hand_input(verzaakt="B", playing="A")
+    )
     assert (stored.points_a, stored.points_b, stored.score_a, stored.score_b) == (162, 0, 262, 0)
     game = Game.objects.get(pk=boompje.game.pk)
     assert (game.verzaken_b, game.nat_a, game.nat_b) == (1, 0, 0)
 
 
 def test_verzaken_uses_the_competitions_bonus(club, director):
-    table = table_of(club, director, ruleset_overrides={"verzaken_bonus": 50})
-    stored = services.hand_record(game=table.game, data=verzaakt("B"))
+    table = factories.drawn_round(
+        club, director, players=4, ruleset_overrides={"verzaken_bonus": 50}
+    )
+    stored = services.hand_record(game=table.game, data=factories.hand_input(verzaakt="B"))
     assert (stored.score_a, stored.score_b) == (212, 0)
 
 
 def test_verzaken_with_card_points_that_do_not_follow_is_refused(boompje):
     with pytest.raises(ValidationError) as info:
-        services.hand_record(game=boompje.game, data=hand("A", 100, verzaakt="B"))
+        services.hand_record(game=boompje.game, data=factories.hand_input("A", 100, verzaakt="B"))
     assert "points_a" in info.value.message_dict
     assert "leave the card points empty" in info.value.message_dict["points_a"][0]
     assert not Hand.objects.exists()
@@ -110,37 +81,39 @@ def test_verzaken_with_card_points_that_do_not_follow_is_refused(boompje):
 
 def test_verzaken_with_pit_is_refused(boompje):
     with pytest.raises(ValidationError) as info:
-        services.hand_record(game=boompje.game, data=verzaakt("B", pit="A"))
+        services.hand_record(game=boompje.game, data=factories.hand_input(verzaakt="B", pit="A"))
     assert info.value.message_dict["pit"] == ["A hand that ends in verzaken has no pit."]
 
 
 def test_verzaken_decides_a_match_to_500(match):
     game = match.game
-    services.hand_record(game=game, data=hand("B", 62, trump="C"))  # the roefel: zij play
-    services.hand_record(game=game, data=hand("A", 150))
-    services.hand_record(game=game, data=hand("A", 150))
+    services.hand_record(
+        game=game, data=factories.hand_input("B", 62, trump="C")
+    )  # the roefel: zij play
+    services.hand_record(game=game, data=factories.hand_input("A", 150))
+    services.hand_record(game=game, data=factories.hand_input("A", 150))
     game.refresh_from_db()
     assert (game.total_a, game.total_b, game.status) == (362, 124, "open")
-    services.hand_record(game=game, data=verzaakt("B", roem_a=20))
+    services.hand_record(game=game, data=factories.hand_input(verzaakt="B", roem_a=20))
     game.refresh_from_db()
     assert (game.total_a, game.total_b) == (362 + 282, 124)
     assert (game.status, game.winner, game.verzaken_b) == ("complete", "A", 1)
 
 
 def test_verzaken_breaks_a_boompje_tie(club, director):
-    table = table_of(club, director, hands_per_game=2)
+    table = factories.drawn_round(club, director, players=4, hands_per_game=2)
     game = table.game
-    services.hand_record(game=game, data=hand("A", 100))
-    services.hand_record(game=game, data=hand("B", 62))
+    services.hand_record(game=game, data=factories.hand_input("A", 100))
+    services.hand_record(game=game, data=factories.hand_input("B", 62))
     game.refresh_from_db()
     assert (game.total_a, game.total_b, game.status) == (162, 162, "open")
-    services.hand_record(game=game, data=verzaakt("A", playing="B"))
+    services.hand_record(game=game, data=factories.hand_input(verzaakt="A", playing="B"))
     game.refresh_from_db()
     assert (game.total_a, game.total_b, game.status, game.winner) == (162, 424, "complete", "B")
 
 
 def test_undoing_a_verzaken_hand_takes_its_count_away(boompje):
-    services.hand_record(game=boompje.game, data=verzaakt("A"))
+    services.hand_record(game=boompje.game, data=factories.hand_input(verzaakt="A"))
     services.hand_undo(game=boompje.game)
     game = Game.objects.get(pk=boompje.game.pk)
     assert (game.verzaken_a, game.total_b, game.hands_entered) == (0, 0, 0)
@@ -149,7 +122,7 @@ def test_undoing_a_verzaken_hand_takes_its_count_away(boompje):
 def test_the_database_ties_verzaakt_to_the_stored_points(boompje):
     from django.db import IntegrityError, transaction
 
-    stored = services.hand_record(game=boompje.game, data=verzaakt("A"))
+    stored = services.hand_record(game=boompje.game, data=factories.hand_input(verzaakt="A"))
     with pytest.raises(IntegrityError), transaction.atomic():
         Hand.objects.filter(pk=stored.pk).update(points_a=100, points_b=62)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -181,10 +154,10 @@ def test_a_teams_verzaken_adjustment_is_refused_a_players_penalty_stays(boompje,
 
 
 def test_player_statistics_count_verzaken_apart_from_nat(boompje):
-    services.hand_record(game=boompje.game, data=hand("A", 81))  # nat
-    services.hand_record(game=boompje.game, data=verzaakt("A"))
+    services.hand_record(game=boompje.game, data=factories.hand_input("A", 81))  # nat
+    services.hand_record(game=boompje.game, data=factories.hand_input(verzaakt="A"))
     for _ in range(14):
-        services.hand_record(game=boompje.game, data=hand("A", 100))
+        services.hand_record(game=boompje.game, data=factories.hand_input("A", 100))
     # The statistics count confirmed games.
     services.game_confirm(game=boompje.game, name="Cor")
     north = boompje.table.seats.get(position="N").member
@@ -197,7 +170,7 @@ def test_player_statistics_count_verzaken_apart_from_nat(boompje):
 
 def test_the_roefel_by_the_wrong_team_is_refused_with_the_reason(match):
     with pytest.raises(ValidationError) as info:
-        services.hand_record(game=match.game, data=hand("A", 100))
+        services.hand_record(game=match.game, data=factories.hand_input("A", 100))
     assert info.value.message_dict["playing"] == [
         "Hand 1 is the roefel: clubs are trumps and the forehand's team (zij) plays."
     ]
@@ -206,25 +179,27 @@ def test_the_roefel_by_the_wrong_team_is_refused_with_the_reason(match):
 
 def test_the_roefel_with_another_trump_is_refused(match):
     with pytest.raises(ValidationError) as info:
-        services.hand_record(game=match.game, data=hand("B", 62, trump="H"))
+        services.hand_record(game=match.game, data=factories.hand_input("B", 62, trump="H"))
     assert "trump" in info.value.message_dict
 
 
 def test_the_roefel_without_a_trump_is_stored_with_clubs(match):
-    stored = services.hand_record(game=match.game, data=hand("B", 62))
+    stored = services.hand_record(game=match.game, data=factories.hand_input("B", 62))
     assert (stored.playing, stored.trump) == ("B", "C")
-    second = services.hand_record(game=match.game, data=hand("A", 100, trump="H"))
+    second = services.hand_record(game=match.game, data=factories.hand_input("A", 100, trump="H"))
     assert (second.playing, second.trump) == ("A", "H")
 
 
 def test_a_boompje_has_no_roefel(boompje):
-    stored = services.hand_record(game=boompje.game, data=hand("A", 100, trump="H"))
+    stored = services.hand_record(game=boompje.game, data=factories.hand_input("A", 100, trump="H"))
     assert stored.trump == "H"
 
 
 def test_the_grid_service_refuses_a_wrong_roefel_row(match, director):
     with pytest.raises(SheetErrors) as info:
-        services.game_enter_sheet(game=match.game, rows=[hand("A", 100)], by=director)
+        services.game_enter_sheet(
+            game=match.game, rows=[factories.hand_input("A", 100)], by=director
+        )
     assert "playing" in info.value.rows[1].message_dict
     assert not Hand.objects.exists()
 
@@ -296,7 +271,7 @@ def test_the_entry_page_prefills_and_fixes_the_roefel(client, match):
 
 
 def test_hand_two_of_a_roefel_game_is_free(client, match):
-    services.hand_record(game=match.game, data=hand("B", 62))
+    services.hand_record(game=match.game, data=factories.hand_input("B", 62))
     response = client.get(entry_url(match.table))
     assert "data-roefel-locked" not in response.text
     assert response.context["entry_config"]["roefel"] is None
@@ -371,7 +346,7 @@ def test_the_audit_log_says_which_team_verzaakt(boompje):
     from scoring.models import AuditEntry
     from scoring.tables import describe_hand
 
-    services.hand_record(game=boompje.game, data=verzaakt("B", roem_a=20))
+    services.hand_record(game=boompje.game, data=factories.hand_input(verzaakt="B", roem_a=20))
     entry = AuditEntry.objects.get(action="create")
     assert entry.after["verzaakt"] == "B"
     assert describe_hand(entry.after).endswith(", zij verzaakt")

@@ -2,8 +2,6 @@
 core's reason for roem the card points cannot hold: each played as a small boompje
 of two hands and compared with sums worked out by hand."""
 
-from types import SimpleNamespace
-
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -18,7 +16,6 @@ from scoring.services import HandInput
 from tests import factories
 from tests.htmltables import read_tables
 from tests.scoring.test_table_entry import entry_url, hand_data
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -30,31 +27,23 @@ def english(settings):
         yield
 
 
-@pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
 def boompje(club, director, **overrides):
-    """One table of a two-hand game under Rotterdam with ``overrides``."""
-    season = factories.competition(
-        club, ruleset_overrides={"hands_per_game": 2, **overrides}, rounds_per_evening=1
+    """One table of a two-hand game under Rotterdam with ``overrides``; ``seats`` are
+    its members by position."""
+    drawn = factories.drawn_round(
+        club,
+        director,
+        players=4,
+        ruleset_overrides={"hands_per_game": 2, **overrides},
+        rounds_per_evening=1,
     )
-    members = factories.members(club, 4)
-    evening = factories.evening(season, present=members)
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    table = round_.tables.select_related("game").get()
-    seats = {s.position: s.member for s in table.seats.all()}
-    return SimpleNamespace(
-        table=table, game=table.game, seats=seats, evening=evening, season=season
-    )
+    drawn.seats = {s.position: s.member for s in drawn.table.seats.all()}
+    return drawn
 
 
 def play_two_hands(game, second):
     """Hand 1: wij play and make it, 100-62, wij 20 roem (banks 120 | 62). Hand 2: ``second``."""
-    services.hand_record(
-        game=game, data=HandInput(playing="A", points_a=100, points_b=62, roem_a=20)
-    )
+    factories.hand(game, "A", 100, roem_a=20)
     services.hand_record(game=game, data=second)
     game.refresh_from_db()
     return game

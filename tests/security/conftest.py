@@ -32,7 +32,7 @@ from leagues import services as league_services
 from leagues.models import Division, LeagueMatch, LeagueTeam, TeamPlayer
 from scoring import services as scoring_services
 from scoring.demo import play_game
-from scoring.models import Game, Hand
+from scoring.models import Hand
 from tests import factories
 from tournaments import services as tournament_services
 from tournaments.models import Competition, Period, Round, Seat, Table
@@ -78,8 +78,9 @@ def build_world():
     invitation_create(club=a.club, role="member", member=a.members[0], by=a.admin)
     ruleset = a.season.ruleset()
     first, second, third = (t.game for t in a.tables)
-    scoring_services.game_enter_sheet(game=first, rows=play_game(ruleset, rng), by=a.admin)
-    scoring_services.game_confirm(game=Game.objects.get(pk=first.pk), name=f"{MARKER} Lid 01")
+    factories.game_played(
+        first, play_game(ruleset, rng), by=a.admin, confirmed_by=f"{MARKER} Lid 01"
+    )
     for row in play_game(ruleset, rng):
         scoring_services.hand_record(game=second, data=row, keeper="A")
     for row in play_game(ruleset, rng)[:3]:

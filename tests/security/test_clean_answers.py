@@ -96,9 +96,7 @@ def pages(club, play, director):
     """The paginated tables: the member list (many members) and an evening's audit."""
     factories.members(club, 60)
     for game in play.games:
-        from tests.scoring.test_table_entry import record
-
-        record(game, 3)
+        factories.hands(game, 3, keeper="A")
     client = Client()
     client.force_login(director)
     members = reverse("clubs:member-list", kwargs={"club": club.slug})

@@ -227,22 +227,9 @@ def test_the_edit_refuses_a_bad_combination_and_keeps_the_rules(logged_in, club)
 
 
 def test_the_rule_set_is_fixed_once_a_hand_is_played(logged_in, club, director):
-    from scoring.models import Hand
-
-    season = factories.competition(club)
-    evening = factories.evening(season, present=factories.members(club, 4))
-    round_ = services.round_draw(evening=evening, by=director, seed=1)
-    game = Game.objects.get(table__round=round_)
-    Hand.objects.create(
-        game=game,
-        number=1,
-        playing="A",
-        points_a=100,
-        points_b=62,
-        score_a=100,
-        score_b=62,
-        nat=False,
-    )
+    drawn = factories.drawn_round(club, director, players=4)
+    season = drawn.season
+    factories.hand(drawn.game, "A", 100, raw=True)
     page = logged_in.get(url("competition-edit", club, pk=season.pk))
     form = page.context["form"]
     assert form["hands_per_game"].field.disabled and form["ruleset_preset"].field.disabled
@@ -254,11 +241,10 @@ def test_the_rule_set_is_fixed_once_a_hand_is_played(logged_in, club, director):
 
 
 def test_a_rules_change_before_play_reaches_the_tables_already_drawn(club, director):
-    season = factories.competition(club)
-    evening = factories.evening(season, present=factories.members(club, 4))
-    round_ = services.round_draw(evening=evening, by=director, seed=1)
+    drawn = factories.drawn_round(club, director, players=4)
+    season = drawn.season
     services.competition_update(competition=season, by=director, ruleset_preset="single-deal")
-    game = Game.objects.get(table__round=round_)
+    game = Game.objects.get(table__round=drawn.round)
     assert Ruleset(**{**game.ruleset}) == get_ruleset("single-deal")
 
 

@@ -13,7 +13,7 @@ from clubs.models import ClubLog, Member
 from scoring import services as scoring_services
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from tests import factories
-from tests.scoring.test_table_entry import names_of, record
+from tests.scoring.test_table_entry import names_of
 from tournaments import services
 from tournaments.models import (
     Attendance,
@@ -48,9 +48,9 @@ def played(club, director, drawn_evening):
     confirmed after 16 hands, table 2's with 3 hands entered."""
     play = drawn_evening(club, director, players=9)
     first, second = play.tables
-    game = record(first.game, 16)
+    game = factories.hands(first.game, 16, keeper="A")
     scoring_services.game_confirm(game=game, name=names_of(first).b[0])
-    record(second.game, 3)
+    factories.hands(second.game, 3, keeper="A")
     return play
 
 
@@ -79,7 +79,7 @@ def test_the_count_says_what_goes(played):
 
 def test_an_evening_without_confirmed_results_goes_without_typing(club, director, drawn_evening):
     play = drawn_evening(club, director, players=8)
-    record(play.tables[0].game, 2)
+    factories.hands(play.tables[0].game, 2, keeper="A")
     evening = play.evening
     deleting = services.evening_delete(evening=evening, by=director)
     assert (deleting.games, deleting.hands, deleting.confirmed) == (2, 2, 0)

@@ -30,13 +30,14 @@ from scoring import services as scoring_services
 from scoring.models import Game
 from scoring.results import standings
 from tests import factories
-from tests.scoring.results.test_club_rules import by_name, check_in, configure, director, logged_in
+from tests.scoring.conftest import director, director_client
+from tests.scoring.results.test_club_rules import by_name, check_in, configure
 from tests.scoring.test_substitutes import empty_seat, seat
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
 
-__all__ = ["director", "logged_in"]  # fixtures used by the tests below
+__all__ = ["director", "director_client"]  # fixtures used by the tests below
 
 NAMES = "ABCDEFG"
 OWN = {"A": 190, "B": 134, "C": 190, "D": 172, "E": 112, "F": 174, "G": 150}
@@ -51,14 +52,13 @@ def in_english(settings):
 
 @pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
+    return factories.named_members(club, NAMES)
 
 
 def play(game, director, playing, points_a, *, confirm=True):
-    row = scoring_services.HandInput(playing=playing, points_a=points_a, points_b=162 - points_a)
-    scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-    if confirm:
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
+    """One hand, the game's whole sheet; confirmed unless ``confirm`` is False."""
+    row = factories.hand_input(playing, points_a)
+    factories.game_played(game, [row], by=director, confirmed_by="Tegenpartij" if confirm else None)
 
 
 def table(round_, number):
@@ -87,10 +87,10 @@ def the_evening(monkeypatch, competition, players, director):
 
 
 def test_with_wegstrepen_the_finished_players_substitute_game_replaces_his_lowest(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in,
+        director_client,
         club,
         odd_players="substitute",
         substitute_strikes_lowest=True,
@@ -111,47 +111,55 @@ def test_with_wegstrepen_the_finished_players_substitute_game_replaces_his_lowes
 
 
 def test_without_wegstrepen_the_finished_players_substitute_game_counts_for_nobody_else(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+    competition = configure(
+        director_client, club, odd_players="substitute", finished_may_substitute=True
+    )
     evening = the_evening(monkeypatch, competition, players, director)
     result = standings.evening_result(evening=evening)
     assert {name: line.points for name, line in by_name(result, players).items()} == OWN
     assert result.struck == {}
 
 
-def test_the_setting_is_stated_on_the_standings(monkeypatch, logged_in, club, players, director):
-    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+def test_the_setting_is_stated_on_the_standings(
+    monkeypatch, director_client, club, players, director
+):
+    competition = configure(
+        director_client, club, odd_players="substitute", finished_may_substitute=True
+    )
     sentence = (
         b"A player whose own table has finished the round (its result confirmed) may fill "
         b"in as the substitute at a table of three in that round."
     )
     page = reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
-    assert sentence in logged_in.get(page).content
+    assert sentence in director_client.get(page).content
     competition.finished_may_substitute = False
     competition.save()
-    assert sentence not in logged_in.get(page).content
+    assert sentence not in director_client.get(page).content
 
 
 def test_the_round_page_offers_the_player_once_his_table_is_confirmed(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+    competition = configure(
+        director_client, club, odd_players="substitute", finished_may_substitute=True
+    )
     first = start(monkeypatch, competition, players, director)
 
     def candidates():
-        page = logged_in.get(first.get_absolute_url())
+        page = director_client.get(first.get_absolute_url())
         return [member.name for member in page.context["substitute_candidates"]]
 
     assert candidates() == []  # all seven have a seat; no table has finished
-    assert "its players can fill in" in logged_in.get(first.get_absolute_url()).text
+    assert "its players can fill in" in director_client.get(first.get_absolute_url()).text
     play(table(first, 1), director, "A", 100, confirm=False)  # all hands in, not confirmed
     assert candidates() == []
     scoring_services.game_confirm(game=table(first, 1), name="Tegenpartij")
     assert candidates() == ["Speler A", "Speler B", "Speler C", "Speler D"]
     url = reverse("tournaments:seat-substitute", kwargs={"club": club.slug, "pk": first.pk})
     empty = empty_seat(first)
-    logged_in.post(url, {"seat": empty.pk, "member": players["D"].pk})
+    director_client.post(url, {"seat": empty.pk, "member": players["D"].pk})
     empty.refresh_from_db()
     assert empty.substitute_member == players["D"]
 
@@ -165,23 +173,25 @@ def refused(empty, member, director):
 
 
 def test_a_seated_player_is_refused_when_the_setting_is_off(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, odd_players="substitute")
+    competition = configure(director_client, club, odd_players="substitute")
     first = start(monkeypatch, competition, players, director)
     play(table(first, 1), director, "A", 100)
     assert refused(empty_seat(first), players["D"], director) == [
         "Speler D already plays at table 1 in this round. This competition does not let a "
         "player whose table has finished substitute (its settings can allow it)."
     ]
-    page = logged_in.get(first.get_absolute_url())
+    page = director_client.get(first.get_absolute_url())
     assert list(page.context["substitute_candidates"]) == []
 
 
 def test_a_player_whose_table_still_plays_is_refused(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+    competition = configure(
+        director_client, club, odd_players="substitute", finished_may_substitute=True
+    )
     first = start(monkeypatch, competition, players, director)
     empty = empty_seat(first)
     still_playing = (
@@ -200,9 +210,11 @@ def test_a_player_whose_table_still_plays_is_refused(
 
 
 def test_only_the_evenings_own_club_directors_seat_the_substitute(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+    competition = configure(
+        director_client, club, odd_players="substitute", finished_may_substitute=True
+    )
     first = start(monkeypatch, competition, players, director)
     play(table(first, 1), director, "A", 100)
     elsewhere = factories.club(slug="elders")
@@ -212,10 +224,12 @@ def test_only_the_evenings_own_club_directors_seat_the_substitute(
     assert empty_seat(first).substitute_member is None
 
 
-def substituting(monkeypatch, logged_in, club, players, director):
+def substituting(monkeypatch, director_client, club, players, director):
     """Round 1 with table 1 confirmed (A plays 100 - 62) and D, of table 1, filling in
     at table 2."""
-    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+    competition = configure(
+        director_client, club, odd_players="substitute", finished_may_substitute=True
+    )
     first = start(monkeypatch, competition, players, director)
     play(table(first, 1), director, "A", 100)
     services.seat_substitute_set(seat=empty_seat(first), member=players["D"], by=director)
@@ -223,9 +237,11 @@ def substituting(monkeypatch, logged_in, club, players, director):
 
 
 def test_seating_the_substitute_locks_his_own_tables_game(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, odd_players="substitute", finished_may_substitute=True)
+    competition = configure(
+        director_client, club, odd_players="substitute", finished_may_substitute=True
+    )
     first = start(monkeypatch, competition, players, director)
     play(table(first, 1), director, "A", 100)
     locked = []
@@ -244,9 +260,9 @@ def test_seating_the_substitute_locks_his_own_tables_game(
 
 
 def test_a_correction_that_reopens_his_own_table_is_refused_while_he_substitutes(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    first = substituting(monkeypatch, logged_in, club, players, director)
+    first = substituting(monkeypatch, director_client, club, players, director)
     own = table(first, 1)
     with pytest.raises(ValidationError) as info:
         scoring_services.game_enter_sheet(game=own, rows=[], by=director, reason="wrong table")
@@ -261,9 +277,9 @@ def test_a_correction_that_reopens_his_own_table_is_refused_while_he_substitutes
 
 
 def test_a_correction_that_keeps_his_table_complete_keeps_him_substituting(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    first = substituting(monkeypatch, logged_in, club, players, director)
+    first = substituting(monkeypatch, director_client, club, players, director)
     own = table(first, 1)
     row = scoring_services.HandInput(playing="A", points_a=110, points_b=52)
     scoring_services.game_enter_sheet(game=own, rows=[row], by=director, reason="typo")
@@ -274,9 +290,9 @@ def test_a_correction_that_keeps_his_table_complete_keeps_him_substituting(
 
 
 def test_once_another_substitute_is_seated_his_table_can_be_reopened(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    first = substituting(monkeypatch, logged_in, club, players, director)
+    first = substituting(monkeypatch, director_client, club, players, director)
     guest = factories.member(club, "Speler H")  # not present, no seat this round
     services.seat_substitute_set(seat=empty_seat(first), member=guest, by=director)
     own = table(first, 1)

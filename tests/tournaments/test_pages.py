@@ -8,9 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from scoring import services as scoring_services
 from scoring.models import Game
-from scoring.services import HandInput
 from tests import factories
 from tests.security.forms import page_forms
 from tournaments import selectors, services
@@ -234,9 +232,7 @@ def test_undo_and_swap_are_offered_only_while_the_round_has_no_scores(logged_in,
     page = logged_in.get(first.get_absolute_url()).text
     assert delete not in page and swap in page  # only the last draw can be taken back
     game = second.tables.first().game
-    scoring_services.hand_record(
-        game=game, data=HandInput(playing="A", points_a=100, points_b=62), keeper="A"
-    )
+    factories.hand(game, "A", 100, keeper="A")
     page = logged_in.get(second.get_absolute_url()).text
     assert url("round-delete", club, pk=second.pk) not in page
     assert url("seat-swap", club, pk=second.pk) not in page
@@ -285,9 +281,7 @@ def test_closing_with_one_table_open_says_so_in_the_singular(logged_in, club, di
     round_ = services.round_draw(evening=evening, by=director, seed=1)
     table = round_.tables.order_by("number").first()
     Game.objects.exclude(table=table).update(status="confirmed", confirmed_at=timezone.now())
-    scoring_services.hand_record(
-        game=table.game, data=HandInput(playing="A", points_a=100, points_b=62), keeper="A"
-    )
+    factories.hand(table.game, "A", 100, keeper="A")
     english = {"accept-language": "en"}
     response = logged_in.post(
         url("evening-status", club, pk=evening.pk),
@@ -325,9 +319,7 @@ def test_what_destroys_or_closes_asks_first(logged_in, club, director):
     page = logged_in.get(round_.get_absolute_url(), headers=english).text
     assert 'data-confirm="Take back this draw?' in page
     table = round_.tables.first()
-    scoring_services.hand_record(
-        game=table.game, data=HandInput(playing="A", points_a=100, points_b=62), keeper="A"
-    )
+    factories.hand(table.game, "A", 100, keeper="A")
     page = logged_in.get(f"/t/{table.token}/", headers=english).text
     assert 'data-confirm="Undo the last hand?' in page
 

@@ -164,21 +164,10 @@ def test_swap_two_players_before_play(season, director):
 
 
 def test_swap_after_scores_exist_is_refused_and_changes_nothing(season, director):
-    from scoring.models import Hand
-
     evening, _ = present_evening(season, 8)
     round_ = services.round_draw(evening=evening, by=director)
     game = Game.objects.filter(table__round=round_).first()
-    Hand.objects.create(
-        game=game,
-        number=1,
-        playing="A",
-        points_a=100,
-        points_b=62,
-        score_a=100,
-        score_b=62,
-        nat=False,
-    )
+    factories.hand(game, "A", 100, raw=True)
     a, b = round_.seats.all()[:2]
     before = list(round_.seats.values_list("pk", "member_id").order_by("pk"))
     with pytest.raises(ValidationError) as info:
@@ -188,22 +177,11 @@ def test_swap_after_scores_exist_is_refused_and_changes_nothing(season, director
 
 
 def test_rule_set_cannot_change_after_the_first_hand(season, director):
-    from scoring.models import Hand
-
     evening, _ = present_evening(season, 4)
     round_ = services.round_draw(evening=evening, by=director)
     services.competition_update(competition=season, by=director, hands_per_game=12)
     game = Game.objects.get(table__round=round_)
-    Hand.objects.create(
-        game=game,
-        number=1,
-        playing="A",
-        points_a=100,
-        points_b=62,
-        score_a=100,
-        score_b=62,
-        nat=False,
-    )
+    factories.hand(game, "A", 100, raw=True)
     with pytest.raises(ValidationError) as info:
         services.competition_update(competition=season, by=director, ruleset_preset="amsterdam")
     assert "liggen vast" in str(info.value)

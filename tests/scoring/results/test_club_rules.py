@@ -28,9 +28,7 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring import services as scoring_services
 from scoring.exports import pdf, reports
-from scoring.models import Game
 from scoring.results import standings
 from tests import factories
 from tournaments import draw, services
@@ -42,24 +40,15 @@ NAMES = "ABCDEFGHIX"
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
+    return factories.named_members(club, NAMES)
 
 
-@pytest.fixture
-def logged_in(client, director):
-    client.force_login(director)
-    return client
-
-
-def configure(logged_in, club, **settings):
+def configure(director_client, club, **settings):
     """A new competition made on the competition page, as a wedstrijdleider would."""
-    page = logged_in.get(reverse("tournaments:competition-create", kwargs={"club": club.slug}))
+    page = director_client.get(
+        reverse("tournaments:competition-create", kwargs={"club": club.slug})
+    )
     data = {}
     for field in page.context["form"]:
         value = field.value()
@@ -79,7 +68,7 @@ def configure(logged_in, club, **settings):
             data.pop(name, None)
         else:
             data[name] = "on" if value is True else value
-    response = logged_in.post(
+    response = director_client.post(
         reverse("tournaments:competition-create", kwargs={"club": club.slug}), data
     )
     assert response.status_code == 302, response.context["form"].errors
@@ -106,15 +95,11 @@ def seat(monkeypatch, players, rounds):
 def play_round(evening, director, hands):
     """Draw the next round and enter one hand per table: (points of team A, roem A, roem B)."""
     round_ = services.round_draw(evening=evening, by=director)
-    games = Game.objects.filter(table__round=round_).order_by("table__number")
-    for game, hand in zip(games, hands, strict=True):
+    rows = []
+    for hand in hands:
         points_a, roem_a, roem_b = (*hand, 0, 0)[:3] if isinstance(hand, tuple) else (hand, 0, 0)
-        row = scoring_services.HandInput(
-            playing="A", points_a=points_a, points_b=162 - points_a, roem_a=roem_a, roem_b=roem_b
-        )
-        scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-        scoring_services.game_confirm(game=game, name="Tegenpartij")
-    return round_
+        rows.append(factories.hand_input("A", points_a, roem_a=roem_a, roem_b=roem_b))
+    return factories.round_played(round_, rows, by=director)
 
 
 def the_evening(monkeypatch, competition, players, director, *, date=None, counts=True):
@@ -152,9 +137,9 @@ EVENING = {"E": 270, "G": 270, "A": 190, "C": 190, "B": 134, "D": 134, "I": 123,
 
 
 def test_the_lowest_score_for_an_absentee_is_the_lowest_of_a_whole_evening(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, absence_policy="lowest")
+    competition = configure(director_client, club, absence_policy="lowest")
     evening = the_evening(monkeypatch, competition, players, director)
 
     result = by_name(standings.evening_result(evening=evening), players)
@@ -167,10 +152,10 @@ def test_the_lowest_score_for_an_absentee_is_the_lowest_of_a_whole_evening(
 
 
 def test_a_fixed_absence_score_never_takes_a_place_or_a_prize_on_the_evening(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in, club, absence_policy="fixed", absence_score=500, absence_unit="evening"
+        director_client, club, absence_policy="fixed", absence_score=500, absence_unit="evening"
     )
     evening = the_evening(monkeypatch, competition, players, director)
 
@@ -190,10 +175,10 @@ def test_a_fixed_absence_score_never_takes_a_place_or_a_prize_on_the_evening(
 
 
 def test_a_fixed_absence_score_per_round_counts_each_round(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in, club, absence_policy="fixed", absence_score=30, absence_unit="round"
+        director_client, club, absence_policy="fixed", absence_score=30, absence_unit="round"
     )
     evening = the_evening(monkeypatch, competition, players, director)
     assert by_name(standings.evening_result(evening=evening), players)["X"].points == 60
@@ -215,10 +200,10 @@ def test_a_fixed_absence_score_per_round_counts_each_round(
     ],
 )
 def test_evening_prizes_follow_the_prize_rule(
-    monkeypatch, logged_in, club, players, director, rule, places, prizes, poedel
+    monkeypatch, director_client, club, players, director, rule, places, prizes, poedel
 ):
     competition = configure(
-        logged_in, club, absence_policy="lowest", prize_rule=rule, prize_places=places
+        director_client, club, absence_policy="lowest", prize_rule=rule, prize_places=places
     )
     evening = the_evening(monkeypatch, competition, players, director)
     result = standings.evening_result(evening=evening)
@@ -226,7 +211,9 @@ def test_evening_prizes_follow_the_prize_rule(
     assert {keys[k] for k in result.prizes} == prizes
     assert {keys[k] for k in result.poedel} == {poedel}
 
-    page = logged_in.get(reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk}))
+    page = director_client.get(
+        reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk})
+    )
     html = page.content.decode()
     assert html.count("badge prize") == len(prizes) + 1  # with the poedelprijs
     report = reports.evening_report(evening=evening)
@@ -241,8 +228,10 @@ def test_evening_prizes_follow_the_prize_rule(
     assert ("formule van 4" in text) == (rule == "formule_van_4")
 
 
-def test_a_provisional_evening_names_no_prizes(monkeypatch, logged_in, club, players, director):
-    competition = configure(logged_in, club, prize_rule="formule_van_4")
+def test_a_provisional_evening_names_no_prizes(
+    monkeypatch, director_client, club, players, director
+):
+    competition = configure(director_client, club, prize_rule="formule_van_4")
     evening = services.evening_create(
         competition=competition, date=datetime.date(2026, 10, 6), by=director
     )
@@ -255,9 +244,9 @@ def test_a_provisional_evening_names_no_prizes(monkeypatch, logged_in, club, pla
 
 
 def test_a_late_arrival_scores_the_late_score_for_each_round_missed(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, late_score=50, absence_policy="lowest")
+    competition = configure(director_client, club, late_score=50, absence_policy="lowest")
     evening = services.evening_create(
         competition=competition, date=datetime.date(2026, 10, 6), by=director
     )
@@ -281,9 +270,9 @@ def test_a_late_arrival_scores_the_late_score_for_each_round_missed(
     assert result.rounds[players["I"].pk] == {1: 50, 2: 42}
 
 
-def test_a_sit_out_can_count_as_a_mars(monkeypatch, logged_in, club, players, director):
+def test_a_sit_out_can_count_as_a_mars(monkeypatch, director_client, club, players, director):
     competition = configure(
-        logged_in, club, sitout_score=181, sitout_mars=True, side_rankings=["marsen"]
+        director_client, club, sitout_score=181, sitout_mars=True, side_rankings=["marsen"]
     )
     the_evening(monkeypatch, competition, players, director)
     season = standings.season_standings(competition=competition)
@@ -297,9 +286,9 @@ def test_a_sit_out_can_count_as_a_mars(monkeypatch, logged_in, club, players, di
 
 
 def test_the_puntenkampioen_counts_every_evening_beside_best_n(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club, best_of=1, side_rankings=["points", "marsen"])
+    competition = configure(director_client, club, best_of=1, side_rankings=["points", "marsen"])
     the_evening(monkeypatch, competition, players, director)
     # A second evening where A and C win big: A plays 160 - 2 twice.
     evening = services.evening_create(
@@ -321,7 +310,7 @@ def test_the_puntenkampioen_counts_every_evening_beside_best_n(
     assert (points["A"].points, points["E"].points) == (510, 470)
     assert points["A"].rank == 1
 
-    page = logged_in.get(
+    page = director_client.get(
         reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
     )
     html = page.content.decode()
@@ -330,9 +319,9 @@ def test_the_puntenkampioen_counts_every_evening_beside_best_n(
 
 
 def test_the_player_page_says_what_its_totals_count(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = configure(logged_in, club)
+    competition = configure(director_client, club)
     the_evening(monkeypatch, competition, players, director)
     # An opening night that does not count: A and C make 160 twice.
     evening = new_evening(
@@ -351,7 +340,7 @@ def test_the_player_page_says_what_its_totals_count(
     main = by_name(standings.season_standings(competition=competition), players)
     assert main["A"].points == stats.standing.points
 
-    page = logged_in.get(
+    page = director_client.get(
         reverse("results:player", kwargs={"club": club.slug, "pk": players["A"].pk})
         + f"?competition={competition.pk}"
     )
@@ -359,9 +348,11 @@ def test_the_player_page_says_what_its_totals_count(
     assert "510" in html and "190" in html
 
 
-def test_roem_goes_to_the_team_that_banked_it(monkeypatch, logged_in, club, players, director):
+def test_roem_goes_to_the_team_that_banked_it(
+    monkeypatch, director_client, club, players, director
+):
     # Rotterdam: the playing team's roem goes to the defenders when it is nat.
-    competition = configure(logged_in, club)
+    competition = configure(director_client, club)
     evening = services.evening_create(
         competition=competition, date=datetime.date(2026, 10, 6), by=director
     )
@@ -378,10 +369,10 @@ def test_roem_goes_to_the_team_that_banked_it(monkeypatch, logged_in, club, play
 
 
 def test_the_rules_are_stated_above_the_standings_and_the_evening(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in,
+        director_client,
         club,
         absence_policy="fixed",
         absence_score=500,
@@ -393,11 +384,11 @@ def test_the_rules_are_stated_above_the_standings_and_the_evening(
     )
     evening = the_evening(monkeypatch, competition, players, director)
     # In English, the language the sentences below are written in.
-    standings_page = logged_in.get(
+    standings_page = director_client.get(
         reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk}),
         HTTP_ACCEPT_LANGUAGE="en",
     ).content.decode()
-    evening_page = logged_in.get(
+    evening_page = director_client.get(
         reverse("results:evening", kwargs={"club": club.slug, "pk": evening.pk}),
         HTTP_ACCEPT_LANGUAGE="en",
     ).content.decode()
@@ -413,11 +404,13 @@ def test_the_rules_are_stated_above_the_standings_and_the_evening(
     assert "puntenkampioen" in standings_page
 
 
-def test_a_first_n_rule_needs_its_number(logged_in, club):
-    page = logged_in.get(reverse("tournaments:competition-create", kwargs={"club": club.slug}))
+def test_a_first_n_rule_needs_its_number(director_client, club):
+    page = director_client.get(
+        reverse("tournaments:competition-create", kwargs={"club": club.slug})
+    )
     assert "prize_rule" in page.context["form"].fields
     with pytest.raises(AssertionError):
-        configure(logged_in, club, prize_rule="first_n", prize_places="")
+        configure(director_client, club, prize_rule="first_n", prize_places="")
     assert not Competition.objects.filter(club=club).exists()
 
 
@@ -438,10 +431,10 @@ def two_evenings(monkeypatch, competition, players, director):
 
 
 def test_each_side_ranking_has_its_own_best_n_and_minimum(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = configure(
-        logged_in,
+        director_client,
         club,
         sitout_mars=True,
         side_rankings=["points", "marsen"],
@@ -491,7 +484,7 @@ def test_each_side_ranking_has_its_own_best_n_and_minimum(
     assert (marsen["I"].marsen, marsen["I"].rank) == (1, None)
     assert {line.rank for name, line in marsen.items() if name != "I"} == {1}
 
-    page = logged_in.get(
+    page = director_client.get(
         reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk}),
         HTTP_ACCEPT_LANGUAGE="en",
     )
@@ -505,19 +498,19 @@ def test_each_side_ranking_has_its_own_best_n_and_minimum(
     ):
         assert sentence in text
         assert sentence in html.unescape(
-            logged_in.get(competition.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").text
+            director_client.get(competition.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").text
         )
     with translation.override("en"):
         report = reports.standings_report(competition=competition)
     assert any("each player's best evening" in note for note in report.notes)
 
 
-def test_the_settings_page_changes_a_side_ranking_and_keeps_it(logged_in, club):
+def test_the_settings_page_changes_a_side_ranking_and_keeps_it(director_client, club):
     competition = configure(
-        logged_in, club, side_rankings=["points"], points_best_of=6, points_min_attendance=4
+        director_client, club, side_rankings=["points"], points_best_of=6, points_min_attendance=4
     )
     url = reverse("tournaments:competition-edit", kwargs={"club": club.slug, "pk": competition.pk})
-    form = logged_in.get(url).context["form"]
+    form = director_client.get(url).context["form"]
     assert form["side_rankings"].value() == ["points"]
     assert (form["points_best_of"].value(), form["points_min_attendance"].value()) == (6, 4)
     data = {
@@ -527,19 +520,19 @@ def test_the_settings_page_changes_a_side_ranking_and_keeps_it(logged_in, club):
     }
     # Every evening counts now (the field emptied); the minimum stays.
     data["points_best_of"] = ""
-    response = logged_in.post(url, data)
+    response = director_client.post(url, data)
     assert response.status_code == 302, response.context["form"].errors
     competition.refresh_from_db()
     assert competition.side_rankings == [{"kind": "points", "best_of": None, "min_attendance": 4}]
     # A post without the numbers (not from this form) keeps the competition's.
     data.pop("points_min_attendance")
     data["points_best_of"] = 5
-    assert logged_in.post(url, data).status_code == 302
+    assert director_client.post(url, data).status_code == 302
     competition.refresh_from_db()
     assert competition.side_rankings == [{"kind": "points", "best_of": 5, "min_attendance": 4}]
     # Untick it: it is gone, with its numbers.
     data.pop("side_rankings")
-    assert logged_in.post(url, data).status_code == 302
+    assert director_client.post(url, data).status_code == 302
     competition.refresh_from_db()
     assert competition.side_rankings == []
 
@@ -547,7 +540,7 @@ def test_the_settings_page_changes_a_side_ranking_and_keeps_it(logged_in, club):
 @pytest.mark.parametrize(
     "bad", [{"points_best_of": 0}, {"points_min_attendance": -1}, {"marsen_best_of": "two"}]
 )
-def test_the_settings_page_refuses_a_bad_side_ranking(logged_in, club, bad):
+def test_the_settings_page_refuses_a_bad_side_ranking(director_client, club, bad):
     with pytest.raises(AssertionError):
-        configure(logged_in, club, side_rankings=["points", "marsen"], **bad)
+        configure(director_client, club, side_rankings=["points", "marsen"], **bad)
     assert not Competition.objects.filter(club=club).exists()

@@ -50,12 +50,10 @@ def play(club, *, preset="rotterdam", overrides=None, hands=()):
     """One table of four, a boompje of 16 hands (``hands`` first, then plain hands
     wij makes 100-62 without roem), confirmed, the evening finished."""
     director = factories.role(club, "director")
-    competition = factories.competition(
-        club, ruleset_preset=preset, ruleset_overrides=overrides or {}
+    drawn = factories.drawn_round(
+        club, director, players=4, ruleset_preset=preset, ruleset_overrides=overrides or {}
     )
-    evening = factories.evening(competition, present=factories.members(club, 4))
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    game = round_.tables.get().game
+    competition, evening, game = drawn.season, drawn.evening, drawn.game
     hands = list(hands)
     hands += [hand("A", 100)] * (16 - len(hands))
     for data in hands:
@@ -63,7 +61,7 @@ def play(club, *, preset="rotterdam", overrides=None, hands=()):
     game.refresh_from_db()
     services.game_confirm(game=game, name="Tegenpartij")
     tournament_services.evening_set_status(evening=evening, status="finished", by=director)
-    seats = Seat.objects.filter(round=round_).select_related("member")
+    seats = Seat.objects.filter(round=drawn.round).select_related("member")
     team = {seat.member.name: "A" if seat.position in Seat.SEATS_OF["A"] else "B" for seat in seats}
     return SimpleNamespace(competition=competition, evening=evening, game=game, team=team)
 

@@ -46,29 +46,18 @@ OCT_13 = datetime.date(2026, 10, 13)
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in NAMES}
+    return factories.named_members(club, NAMES)
 
 
-@pytest.fixture
-def logged_in(client, director):
-    client.force_login(director)
-    return client
-
-
-def second_evening(monkeypatch, logged_in, club, competition, players, director):
+def second_evening(monkeypatch, director_client, club, competition, players, director):
     """Evening 2 of the module docstring, B's leaving marked on the attendance page."""
     evening = services.evening_create(competition=competition, date=OCT_13, by=director)
     check_in(evening, players, "ABCDEFGH", director)
     seat(monkeypatch, players, [(["ABCD", "EFGH"], ""), (["ACDE"], "FGH")])
     play_round(evening, director, [100, 150])
     page = reverse("tournaments:evening-attendance", kwargs={"club": club.slug, "pk": evening.pk})
-    response = logged_in.post(
+    response = director_client.post(
         page, {"member": players["B"].pk, "status": "left", "left_after": "1"}
     )
     assert response.status_code == 302
@@ -76,10 +65,10 @@ def second_evening(monkeypatch, logged_in, club, competition, players, director)
     return services.evening_set_status(evening=evening, status="finished", by=director)
 
 
-def season(monkeypatch, logged_in, club, players, director, **settings):
-    competition = configure(logged_in, club, **settings)
+def season(monkeypatch, director_client, club, players, director, **settings):
+    competition = configure(director_client, club, **settings)
     first = the_evening(monkeypatch, competition, players, director)
-    second = second_evening(monkeypatch, logged_in, club, competition, players, director)
+    second = second_evening(monkeypatch, director_client, club, competition, players, director)
     return competition, first, second
 
 
@@ -93,9 +82,9 @@ def points(lines):
 
 
 def test_keeping_the_rounds_played_ranks_the_leaver_but_gives_no_poedelprijs(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition, first, second = season(monkeypatch, logged_in, club, players, director)
+    competition, first, second = season(monkeypatch, director_client, club, players, director)
     assert competition.leaving_policy == "keep"  # the default: as before
     attendance = Attendance.objects.get(evening=second, member=players["B"])
     assert (attendance.status, attendance.left_after) == ("left", 1)
@@ -116,11 +105,11 @@ def test_keeping_the_rounds_played_ranks_the_leaver_but_gives_no_poedelprijs(
 
 
 def test_a_fixed_score_for_each_round_missed_counts_as_a_whole_evening(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition, first, second = season(
         monkeypatch,
-        logged_in,
+        director_client,
         club,
         players,
         director,
@@ -145,10 +134,10 @@ def test_a_fixed_score_for_each_round_missed_counts_as_a_whole_evening(
 
 
 def test_the_evenings_lowest_score_for_a_leaver_takes_no_place_but_counts_for_the_season(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition, first, second = season(
-        monkeypatch, logged_in, club, players, director, leaving_policy="lowest"
+        monkeypatch, director_client, club, players, director, leaving_policy="lowest"
     )
     one = standings.evening_result(evening=first)
     lines = by_name(one, players)
@@ -169,7 +158,7 @@ def test_the_evenings_lowest_score_for_a_leaver_takes_no_place_but_counts_for_th
     stats = standings.player_stats(member=players["B"], competition=competition)
     assert [(e.points, e.rank) for e in stats.evenings] == [(134, 5), (93, None)]
 
-    page = logged_in.get(
+    page = director_client.get(
         reverse("results:evening", kwargs={"club": club.slug, "pk": second.pk}),
         HTTP_ACCEPT_LANGUAGE="en",
     ).content.decode()
@@ -177,10 +166,10 @@ def test_the_evenings_lowest_score_for_a_leaver_takes_no_place_but_counts_for_th
 
 
 def test_the_poedelprijs_under_the_formule_van_4_goes_to_the_lowest_without_a_prize(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition, first, second = season(
-        monkeypatch, logged_in, club, players, director, prize_rule="formule_van_4"
+        monkeypatch, director_client, club, players, director, prize_rule="formule_van_4"
     )
     one = standings.evening_result(evening=first)
     # 9 ranked: places 1-4 and 8 win. F is 8th (54) and wins; H left (12, 9th) and
@@ -194,7 +183,7 @@ def test_the_poedelprijs_under_the_formule_van_4_goes_to_the_lowest_without_a_pr
     assert names_of(two.poedel, players) == {"F", "H"}
 
     # The sentence says so, and the page gives the poedelprijs it promises.
-    page = logged_in.get(
+    page = director_client.get(
         reverse("results:evening", kwargs={"club": club.slug, "pk": first.pk}),
         HTTP_ACCEPT_LANGUAGE="en",
     ).content.decode()
@@ -205,10 +194,10 @@ def test_the_poedelprijs_under_the_formule_van_4_goes_to_the_lowest_without_a_pr
 
 
 def test_every_place_winning_a_prize_leaves_no_poedelprijs(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     """Formule van 4 with 4 players: places 1-4 all win, nobody is left for it."""
-    competition = configure(logged_in, club, prize_rule="formule_van_4")
+    competition = configure(director_client, club, prize_rule="formule_van_4")
     for date in (datetime.date(2026, 10, 6), OCT_13):
         evening = services.evening_create(competition=competition, date=date, by=director)
         check_in(evening, players, "ABCD", director)
@@ -223,9 +212,9 @@ def test_every_place_winning_a_prize_leaves_no_poedelprijs(
 
 
 def test_leaving_refuses_a_round_with_a_place_and_another_clubs_director(
-    monkeypatch, logged_in, club, other_club, players, director
+    monkeypatch, director_client, club, other_club, players, director
 ):
-    competition = configure(logged_in, club)
+    competition = configure(director_client, club)
     evening = services.evening_create(competition=competition, date=OCT_13, by=director)
     check_in(evening, players, "ABCDEFGH", director)
     seat(monkeypatch, players, [(["ABCD", "EFGH"], ""), (["ABCD", "EFGH"], "")])
@@ -244,7 +233,7 @@ def test_leaving_refuses_a_round_with_a_place_and_another_clubs_director(
         )
     assert Attendance.objects.get(evening=evening, member=players["B"]).status == "present"
     page = reverse("tournaments:evening-attendance", kwargs={"club": club.slug, "pk": evening.pk})
-    response = logged_in.post(
+    response = director_client.post(
         page,
         {"member": players["B"].pk, "status": "left", "left_after": "x"},
         HTTP_ACCEPT="application/json",
@@ -255,7 +244,7 @@ def test_leaving_refuses_a_round_with_a_place_and_another_clubs_director(
 
 @pytest.mark.parametrize("left_over", ["sitout_score", "lowest"])
 def test_the_player_left_over_where_tables_of_three_are_the_rule(
-    monkeypatch, logged_in, club, players, director, left_over
+    monkeypatch, director_client, club, players, director, left_over
 ):
     """5 players cannot make a table of three: one sits out each round, by turns.
 
@@ -267,7 +256,7 @@ def test_the_player_left_over_where_tables_of_three_are_the_rule(
                A, D 190   C 153   B 143   E 134 (the lowest who played both rounds)
     """
     competition = configure(
-        logged_in, club, odd_players="substitute", left_over=left_over, prize_rule="winner"
+        director_client, club, odd_players="substitute", left_over=left_over, prize_rule="winner"
     )
     draws = [
         [(["ABCD"], "E"), (["ABCE"], "D")],
@@ -288,7 +277,7 @@ def test_the_player_left_over_where_tables_of_three_are_the_rule(
     table = by_name(standings.season_standings(competition=competition), players)
     season = {name: line.points for name, line in table.items()}
     words = competition.describe_draw()
-    page = logged_in.get(competition.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").text
+    page = director_client.get(competition.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").text
     assert "Sitting out a round scores" not in page
     if left_over == "sitout_score":
         assert points(one) == {"A": 220, "C": 220, "D": 143, "E": 123, "B": 104}
@@ -314,12 +303,12 @@ def test_the_player_left_over_where_tables_of_three_are_the_rule(
     assert words  # the draw's own sentences stay
 
 
-def test_the_sit_out_sentence_and_the_mars_help_say_what_happens(logged_in, club):
+def test_the_sit_out_sentence_and_the_mars_help_say_what_happens(director_client, club):
     """A sit-out club states its score; its mars help promises no points it does not give."""
-    competition = configure(logged_in, club, sitout_mars=True)
-    page = logged_in.get(competition.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").text
+    competition = configure(director_client, club, sitout_mars=True)
+    page = director_client.get(competition.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").text
     assert "Sitting out a round scores 81 and counts as a mars." in page
-    form = logged_in.get(
+    form = director_client.get(
         reverse("tournaments:competition-create", kwargs={"club": club.slug}),
         HTTP_ACCEPT_LANGUAGE="en",
     ).text
@@ -328,7 +317,7 @@ def test_the_sit_out_sentence_and_the_mars_help_say_what_happens(logged_in, club
 
 
 def test_a_leaver_given_the_evenings_lowest_keeps_their_own_penalty(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     """The evening's lowest replaces what the leaver scored in games; their own
     adjustments (a verzaken penalty) are added to it: B, who left after round 1 of
@@ -337,7 +326,7 @@ def test_a_leaver_given_the_evenings_lowest_keeps_their_own_penalty(
     from scoring.services import adjustment_record
 
     competition, first, second = season(
-        monkeypatch, logged_in, club, players, director, leaving_policy="lowest"
+        monkeypatch, director_client, club, players, director, leaving_policy="lowest"
     )
     adjustment_record(
         evening=second,

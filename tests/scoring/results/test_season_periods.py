@@ -60,19 +60,8 @@ PERIODS = {
 
 
 @pytest.fixture
-def director(club):
-    return factories.role(club, "director")
-
-
-@pytest.fixture
 def players(club):
-    return {name: factories.member(club, f"Speler {name}") for name in "ABCD"}
-
-
-@pytest.fixture
-def logged_in(client, director):
-    client.force_login(director)
-    return client
+    return factories.named_members(club, "ABCD")
 
 
 def says_average(text, unit):
@@ -90,17 +79,13 @@ def play_evening(monkeypatch, competition, players, director, date, points_a):
     check_in(evening, players, "ABCD", director)
     seat(monkeypatch, players, [(["ABCD"], "")])
     round_ = services.round_draw(evening=evening, by=director)
-    game = Game.objects.get(table__round=round_)
-    row = scoring_services.HandInput(
-        playing="A" if points_a > 81 else "B", points_a=points_a, points_b=162 - points_a
-    )
-    scoring_services.game_enter_sheet(game=game, rows=[row], by=director)
-    scoring_services.game_confirm(game=game, name="Tegenpartij")
+    playing = "A" if points_a > 81 else "B"
+    factories.round_played(round_, [factories.hand_input(playing, points_a)], by=director)
     return services.evening_set_status(evening=evening, status="finished", by=director)
 
 
-def play_season(monkeypatch, logged_in, club, players, director, **settings):
-    competition = configure(logged_in, club, rounds_per_evening=1, **settings)
+def play_season(monkeypatch, director_client, club, players, director, **settings):
+    competition = configure(director_client, club, rounds_per_evening=1, **settings)
     for name, (start, end) in PERIODS.items():
         services.period_add(
             competition=competition, name=name, start_date=start, end_date=end, by=director
@@ -111,19 +96,19 @@ def play_season(monkeypatch, logged_in, club, players, director, **settings):
 
 
 def test_best_evenings_of_the_whole_season_rank_a_to_the_top(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
-    competition = play_season(monkeypatch, logged_in, club, players, director, best_of=2)
+    competition = play_season(monkeypatch, director_client, club, players, director, best_of=2)
     lines = by_name(standings.season_standings(competition=competition), players)
     assert (lines["A"].points, lines["A"].rank) == (315, 1)
     assert (lines["B"].points, lines["B"].rank) == (300, 3)  # A and C share 1st
 
 
 def test_best_evenings_a_period_and_best_periods_rank_b_to_the_top(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     competition = play_season(
-        monkeypatch, logged_in, club, players, director, best_of=1, best_periods=2
+        monkeypatch, director_client, club, players, director, best_of=1, best_periods=2
     )
     table = standings.season_standings(competition=competition)
     lines = by_name(table, players)
@@ -143,7 +128,7 @@ def test_best_evenings_a_period_and_best_periods_rank_b_to_the_top(
     # Counted evenings: A's 6 Oct (160) and one of Winter's 12s; B's best in two periods.
     assert len(lines["A"].counted) == 2 and len(lines["B"].counted) == 2
 
-    page = logged_in.get(
+    page = director_client.get(
         reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
     ).content.decode()
     sentences = describe_periods(competition)
@@ -153,7 +138,7 @@ def test_best_evenings_a_period_and_best_periods_rank_b_to_the_top(
 
     sheet = openpyxl.load_workbook(
         io.BytesIO(
-            logged_in.get(
+            director_client.get(
                 reverse("exports:standings-xlsx", kwargs={"club": club.slug, "pk": competition.pk})
             ).getvalue()
         )
@@ -170,7 +155,7 @@ def test_best_evenings_a_period_and_best_periods_rank_b_to_the_top(
     rows = list(
         csv.reader(
             io.StringIO(
-                logged_in.get(
+                director_client.get(
                     reverse(
                         "exports:standings-csv", kwargs={"club": club.slug, "pk": competition.pk}
                     )
@@ -188,21 +173,23 @@ def test_best_evenings_a_period_and_best_periods_rank_b_to_the_top(
 
     text = "\n".join(
         pdf_pages(
-            logged_in.get(
+            director_client.get(
                 reverse("exports:standings-pdf", kwargs={"club": club.slug, "pk": competition.pk})
             ).getvalue()
         )
     )
     assert "Autumn" in text and "Speler B" in text and "300" in text
 
-    player = logged_in.get(
+    player = director_client.get(
         reverse("results:player", kwargs={"club": club.slug, "pk": players["A"].pk}),
         {"competition": competition.pk},
     ).content.decode()
     assert gettext("Periods") in player and "Spring" in player
 
 
-def test_best_periods_is_validated_by_the_model_the_database_and_the_settings_page(logged_in, club):
+def test_best_periods_is_validated_by_the_model_the_database_and_the_settings_page(
+    director_client, club
+):
     competition = Competition(
         club=club,
         name="Toernooi",
@@ -221,12 +208,12 @@ def test_best_periods_is_validated_by_the_model_the_database_and_the_settings_pa
     with pytest.raises(IntegrityError), transaction.atomic():
         competition.save()  # the check constraint holds without clean()
     with pytest.raises(AssertionError):  # the settings page refuses it, saves nothing
-        configure(logged_in, club, best_periods=0)
+        configure(director_client, club, best_periods=0)
     assert not Competition.objects.filter(club=club).exists()
 
 
 def test_the_average_per_evening_divides_by_evenings_and_says_so(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     # Two evenings of two rounds would differ; with one round an evening the two bases
     # agree in value, so play a second round on the first evening by hand: the
@@ -234,23 +221,23 @@ def test_the_average_per_evening_divides_by_evenings_and_says_so(
     # evening with one game each it is the same: check the titles instead, and the
     # value with a competition of two games an evening below.
     competition = play_season(
-        monkeypatch, logged_in, club, players, director, average_unit="evening"
+        monkeypatch, director_client, club, players, director, average_unit="evening"
     )
     lines = by_name(standings.season_standings(competition=competition), players)
     # Six evenings, six games: A 363 / 6.
     assert float(lines["A"].average) == pytest.approx(60.5)
-    page = logged_in.get(
+    page = director_client.get(
         reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
     ).content.decode()
     assert says_average(page, "evening") and not says_average(page, "game")
 
 
 def test_the_average_per_game_and_per_evening_differ_with_two_games_an_evening(
-    monkeypatch, logged_in, club, players, director
+    monkeypatch, director_client, club, players, director
 ):
     """Two rounds an evening, two evenings: A's team plays 100 and 120, then 90 and 150.
     A: 460 points, 4 games, 2 evenings: 115 per game, 230 per evening."""
-    competition = configure(logged_in, club, rounds_per_evening=2, average_unit="game")
+    competition = configure(director_client, club, rounds_per_evening=2, average_unit="game")
     for date, hands in (
         (datetime.date(2026, 10, 6), (100, 120)),
         (datetime.date(2026, 10, 13), (90, 150)),
@@ -276,20 +263,24 @@ def test_the_average_per_game_and_per_evening_differ_with_two_games_an_evening(
         lines = by_name(standings.season_standings(competition=competition), players)
         results[unit] = float(lines["A"].average)
         sheet = openpyxl.load_workbook(
-            io.BytesIO(logged_in.get(reverse("exports:standings-xlsx", kwargs=kwargs)).getvalue())
+            io.BytesIO(
+                director_client.get(reverse("exports:standings-xlsx", kwargs=kwargs)).getvalue()
+            )
         ).active
         header = next(row for row in sheet.iter_rows(values_only=True) if "#" in row)
         assert says_average(" ".join(str(c) for c in header if c), unit), header
-        page = logged_in.get(reverse("results:standings", kwargs=kwargs)).content.decode()
+        page = director_client.get(reverse("results:standings", kwargs=kwargs)).content.decode()
         assert says_average(page, unit)
     assert results == {"game": pytest.approx(115), "evening": pytest.approx(230)}
 
 
-def test_the_puntenkampioen_is_in_every_download(monkeypatch, logged_in, club, players, director):
+def test_the_puntenkampioen_is_in_every_download(
+    monkeypatch, director_client, club, players, director
+):
     """Best 1 evening: A 160 (6 Oct). The puntenkampioen counts every evening:
     A 160 + 155 + 4 * 12 = 363, B 2 + 7 + 4 * 150 = 609: B leads it."""
     competition = play_season(
-        monkeypatch, logged_in, club, players, director, best_of=1, side_rankings=["points"]
+        monkeypatch, director_client, club, players, director, best_of=1, side_rankings=["points"]
     )
     sides = dict(standings.side_standings(competition=competition))
     points = by_name(sides["points"], players)
@@ -299,7 +290,7 @@ def test_the_puntenkampioen_is_in_every_download(monkeypatch, logged_in, club, p
     rows = list(
         csv.reader(
             io.StringIO(
-                logged_in.get(reverse("exports:standings-csv", kwargs=kwargs))
+                director_client.get(reverse("exports:standings-csv", kwargs=kwargs))
                 .getvalue()
                 .decode("utf-8-sig")
             ),
@@ -312,12 +303,12 @@ def test_the_puntenkampioen_is_in_every_download(monkeypatch, logged_in, club, p
     assert b_side[header.index(gettext("Points"))] == "609"
 
     book = openpyxl.load_workbook(
-        io.BytesIO(logged_in.get(reverse("exports:standings-xlsx", kwargs=kwargs)).getvalue())
+        io.BytesIO(director_client.get(reverse("exports:standings-xlsx", kwargs=kwargs)).getvalue())
     )
     cells = [c for ws in book.worksheets for row in ws.iter_rows(values_only=True) for c in row]
     assert 609 in cells and 363 in cells
 
     text = "\n".join(
-        pdf_pages(logged_in.get(reverse("exports:standings-pdf", kwargs=kwargs)).getvalue())
+        pdf_pages(director_client.get(reverse("exports:standings-pdf", kwargs=kwargs)).getvalue())
     )
     assert "609" in text and "363" in text

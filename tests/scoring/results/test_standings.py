@@ -9,14 +9,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import rules
-from scoring import services as scoring_services
-from scoring.demo import play_game
-from scoring.models import Adjustment, EveningTotals, Game, Hand
+from scoring.models import Adjustment, EveningTotals, Game
 from scoring.results import standings
 from scoring.results.services import evening_totals_store
 from tests import factories
-from tests.scoring.helpers import round_one_points
+from tests.scoring.helpers import game_totals, round_one_points
 from tournaments import services
 from tournaments.models import Attendance, Competition, Evening, Seat
 
@@ -28,19 +25,7 @@ def independent_evening_points(competition):
     ruleset = competition.ruleset()
     result = defaultdict(lambda: defaultdict(lambda: [0, 0, False]))
     for game in Game.objects.filter(table__round__evening__competition=competition):
-        totals = [0, 0]
-        for hand in Hand.objects.filter(game=game).order_by("number"):
-            scored = rules.score_hand(
-                ruleset,
-                playing=hand.playing,
-                points=(hand.points_a, hand.points_b),
-                roem=(hand.roem_a, hand.roem_b),
-                pit=hand.pit or None,
-            )
-            totals[0] += scored.scores[0]
-            totals[1] += scored.scores[1]
-        for adjustment in Adjustment.objects.filter(game=game):
-            totals["AB".index(adjustment.team)] += adjustment.points
+        totals = game_totals(game, ruleset)
         evening = game.table.round.evening_id
         for seat in Seat.objects.filter(table=game.table, member__isnull=False):
             entry = result[evening][seat.member_id]
@@ -162,11 +147,7 @@ def test_pairs_standings_rank_pairs(club):
     rng = random.Random(3)
     for _ in range(3):
         round_ = services.round_draw(evening=evening, by=director)
-        for game in Game.objects.filter(table__round=round_):
-            scoring_services.game_enter_sheet(
-                game=game, rows=play_game(competition.ruleset(), rng), by=director
-            )
-            scoring_services.game_confirm(game=game, name="X")
+        factories.round_played(round_, rng=rng, by=director, confirmed_by="X")
     Evening.objects.filter(pk=evening.pk).update(status="finished")
     result = standings.season_standings(competition=competition)
     assert len(result.lines) == 4
@@ -290,11 +271,7 @@ def test_provisional_result_ranks_on_the_average_of_confirmed_games(club):
     evening = factories.evening(competition, present=factories.members(club, 9))
     rng = random.Random(8)
     first = services.round_draw(evening=evening, by=director, seed=1)
-    for game in Game.objects.filter(table__round=first):
-        scoring_services.game_enter_sheet(
-            game=game, rows=play_game(competition.ruleset(), rng), by=director
-        )
-        scoring_services.game_confirm(game=game, name="X")
+    factories.round_played(first, rng=rng, by=director, confirmed_by="X")
     second = services.round_draw(evening=evening, by=director, seed=2)  # games still open
     expected = defaultdict(lambda: [0, 0])
     for member, points in round_one_points(first).items():

@@ -10,7 +10,6 @@ from django.urls import reverse
 from scoring.rules import PRESET_NAMES
 from scoring.trickcheck.views import SERVICE_WORKER
 from tests import factories
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -25,15 +24,6 @@ def page_data(response):
     )
     assert match, "the rule set is on the page as JSON"
     return json.loads(match.group(1))
-
-
-def table_in_play(club, **competition_fields):
-    director = factories.role(club, "director")
-    season = factories.competition(club, **competition_fields)
-    players = factories.members(club, 4)
-    evening = factories.evening(season, present=players)
-    round_ = tournament_services.round_draw(evening=evening, by=director, seed=1)
-    return round_.tables.get()
 
 
 def test_anyone_gets_the_presets_default_rotterdam(client):
@@ -84,7 +74,9 @@ def test_a_tables_link_gives_its_rules_names_forehand_and_entry_page(
     client, django_assert_num_queries
 ):
     club = factories.club()
-    table = table_in_play(club, ruleset_preset="amsterdam", ruleset_overrides={"pit_bonus": 50})
+    table = factories.drawn_round(
+        club, players=4, ruleset_preset="amsterdam", ruleset_overrides={"pit_bonus": 50}
+    ).table
     url = reverse("trickcheck:check")
     with django_assert_num_queries(3):  # table with its game, seats, hands
         response = client.get(url, {"table": table.token})
@@ -113,7 +105,7 @@ def test_a_closed_evening_offers_no_copy(client):
     from tournaments.models import Evening
 
     club = factories.club()
-    table = table_in_play(club)
+    table = factories.drawn_round(club, players=4).table
     Evening.objects.filter(pk=table.round.evening_id).update(status=Evening.Status.FINISHED)
     data = page_data(client.get(reverse("trickcheck:check"), {"table": table.token}))
     assert data["table"]["can_copy"] is False
@@ -145,7 +137,7 @@ def test_the_table_link_include(client):
     from django.template.loader import render_to_string
 
     club = factories.club()
-    table = table_in_play(club)
+    table = factories.drawn_round(club, players=4).table
     html = render_to_string("scoring/trickcheck/table_link.html", {"table": table})
     assert f"{reverse('trickcheck:check')}?table={table.token}" in html
 
