@@ -536,7 +536,9 @@ def test_a_hundred_thousand_rows_are_refused_quickly_by_the_row_limit(competitio
 
 
 def test_a_file_over_the_size_limit_is_refused_before_reading(competition, monkeypatch):
-    monkeypatch.setattr(importers, "LIMITS", dataclasses.replace(importers.LIMITS, max_bytes=1000))
+    monkeypatch.setattr(
+        importers.read, "LIMITS", dataclasses.replace(importers.LIMITS, max_bytes=1000)
+    )
     problems = rejected(competition, csv_bytes(game_rows()))
     assert "The file is too large" in problems[0].message
 
@@ -562,7 +564,7 @@ def test_only_a_director_may_import(competition):
 
 
 def test_aliases_do_not_collide():
-    aliases = importers._aliases()
+    aliases = importers.read._aliases()
     for key in handlog.COLUMNS:
         assert aliases[normalise_title(key)] == key
         assert aliases[normalise_title(handlog.TITLES[key])] == key
