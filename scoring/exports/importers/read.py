@@ -11,8 +11,6 @@ import re
 from datetime import date, datetime
 from functools import partial
 
-from django.conf import settings
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clubs.models import Member
@@ -21,10 +19,10 @@ from common.tabular import (
     Limits,
     Problem,
     Rejected,
-    column_letter,
     is_empty,
     normalise_title,
     read_table,
+    title_aliases,
 )
 from common.text import name_key
 from scoring import rules
@@ -66,32 +64,18 @@ _SUITS = {
 
 def _aliases() -> dict[str, str]:
     """Normalised column title -> column key: names, Dutch words, our titles in each language."""
-    aliases = {}
-    for key in COLUMNS:
-        aliases[normalise_title(key)] = key
-    for key, words in ALIASES.items():
-        for word in words:
-            aliases.setdefault(normalise_title(word), key)
-    for code, _language in settings.LANGUAGES:
-        with translation.override(code):
-            for key in COLUMNS:
-                aliases.setdefault(normalise_title(TITLES[key]), key)
-    return aliases
+    return title_aliases(
+        {key: (key, *ALIASES.get(key, ())) for key in COLUMNS},
+        {key: TITLES[key] for key in COLUMNS},
+    )
 
 
 def _total_aliases() -> dict[str, str]:
-    """As :func:`_aliases`, for a sheet of evening totals (:mod:`.totalsheet`)."""
-    aliases = {}
-    for key in totalsheet.COLUMNS:
-        aliases[normalise_title(key)] = key
-    for key, words in totalsheet.ALIASES.items():
-        for word in words:
-            aliases.setdefault(normalise_title(word), key)
-    for code, _language in settings.LANGUAGES:
-        with translation.override(code):
-            for key in totalsheet.COLUMNS:
-                aliases.setdefault(normalise_title(totalsheet.TITLES[key]), key)
-    return aliases
+    """As :func:`_aliases`, for a sheet of evening totals (:mod:`..totalsheet`)."""
+    return title_aliases(
+        {key: (key, *totalsheet.ALIASES.get(key, ())) for key in totalsheet.COLUMNS},
+        {key: totalsheet.TITLES[key] for key in totalsheet.COLUMNS},
+    )
 
 
 def _is_totals_header(titles) -> bool:
@@ -211,36 +195,17 @@ def _as_trump(value):
 
 def _header(number, titles, preview, table, *, totals=False):
     """Map the header's titles to column keys: {index: key} (of a hand log, or of a
-    sheet of totals with ``totals``)."""
+    sheet of totals with ``totals``), or None when a column is missing."""
     aliases = _total_aliases() if totals else _aliases()
     required = totalsheet.REQUIRED if totals else REQUIRED
     names = totalsheet.TITLES if totals else TITLES
-    fields, unknown = {}, []
-    for index, title in enumerate(titles):
-        if isinstance(title, Bad):
-            preview.add(Problem(title.message, row=number, column=column_letter(index)))
-            continue
-        if is_empty(title):
-            continue
-        text = str(title).strip()
-        key = aliases.get(normalise_title(text))
-        if key is None:
-            unknown.append(text)
-        elif key in preview.columns:
-            preview.add(
-                Problem(
-                    _("means the same as column “%(other)s”; keep one of them.")
-                    % {"other": preview.columns[key]},
-                    row=number,
-                    column=text,
-                )
-            )
-        else:
-            preview.columns[key] = text
-            fields[index] = key
-    missing = [key for key in required if key not in preview.columns]
+    header = table.header(number, titles, aliases)
+    for problem in header.problems:
+        preview.add(problem)
+    preview.columns.update(header.columns)
+    missing = header.missing(required)
     if missing:
-        if fields:
+        if header.fields:
             message = _(
                 "The first row must name the columns; these are missing: %(columns)s. "
                 "%(accepted)s See the list of columns below."
@@ -253,17 +218,11 @@ def _header(number, titles, preview, table, *, totals=False):
                 "The first row must name the columns; it names none that this import "
                 "knows. %(accepted)s See the list of columns below."
             ) % {"accepted": accepted_columns()}
-        preview.add(Problem(message, row=number))
-        hint = table.header_hint() if not fields else ""
-        if hint:
-            preview.add(Problem(hint, row=number))
+        for problem in header.refused(message):
+            preview.add(problem)
         return None
-    if unknown:
-        preview.warnings.append(
-            _("These columns are not imported: %(columns)s.")
-            % {"columns": ", ".join(f"“{title}”" for title in unknown)}
-        )
-    return fields
+    preview.warnings.extend(header.warnings)
+    return header.fields
 
 
 _ROUND = {"low": 1, "high": 99}
