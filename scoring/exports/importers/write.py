@@ -18,7 +18,7 @@ from clubs.permissions import Capability, require
 from common.tabular import ImportRejected, Limits, Problem
 from common.text import name_key
 from scoring.models import Adjustment, AuditEntry, Game, Hand
-from scoring.services import game_counts
+from scoring.services import game_counts, games_create
 from tournaments.models import Attendance, Competition, Evening, EveningLog, Round, Seat, Table
 
 from ..handlog import NAMES, POSITION
@@ -118,7 +118,6 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
     now = timezone.now()
     user = by if by is not None and by.is_authenticated else None
     ruleset = competition.ruleset()
-    snapshot = ruleset.to_dict()
     short_name = filename if len(filename) <= 80 else filename[:79] + "…"
     confirmed_by = _("import")
     actor = (user.get_username() if user else _("command line"))[:150]
@@ -175,7 +174,7 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
         ),
         batch_size=2000,
     )
-    seats, games = [], []
+    seats, game_totals = [], []  # each game's own fields
     for table, (_evening, game) in zip(tables, games_plan, strict=True):
         for key, name in zip(NAMES, game.names, strict=True):
             seats.append(
@@ -188,20 +187,14 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
             )
         hands = game.hands
         result = game.result
-        games.append(
-            Game(
-                table=table,
-                ruleset=snapshot,
-                status=Game.Status.CONFIRMED,
-                hands_entered=len(hands),
-                total_a=result.totals[0],
-                total_b=result.totals[1],
-                winner=result.winner or "",
+        game_totals.append(
+            {
+                "hands_entered": len(hands),
+                "total_a": result.totals[0],
+                "total_b": result.totals[1],
+                "winner": result.winner or "",
                 **game_counts(hands, ruleset),
-                version=1,
-                confirmed_by=confirmed_by,
-                confirmed_at=now,
-            )
+            }
         )
     adjustments, present = [], set()
     for plan, evening in zip(preview.evenings, evenings, strict=True):
@@ -250,7 +243,15 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
         ignore_conflicts=True,
     )
     Seat.objects.bulk_create(seats, batch_size=4000)
-    games = Game.objects.bulk_create(games, batch_size=2000)
+    games = games_create(
+        tables=tables,
+        ruleset=ruleset,
+        each=game_totals,
+        status=Game.Status.CONFIRMED,
+        version=1,
+        confirmed_by=confirmed_by,
+        confirmed_at=now,
+    )
     Hand.objects.bulk_create(
         (
             Hand(
