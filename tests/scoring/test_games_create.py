@@ -28,12 +28,12 @@ def test_every_game_keeps_the_rule_set_it_plays_and_its_own_fields(tables):
         tables=tables,
         ruleset=ruleset,
         each=[{"total_a": 1000}, {"total_a": 2000}],
-        status=Game.Status.CONFIRMED,
+        version=3,
     )
     stored = Game.objects.filter(pk__in=[g.pk for g in games]).order_by("table__number")
-    assert [(g.table_id, g.total_a, g.status) for g in stored] == [
-        (tables[0].pk, 1000, "confirmed"),
-        (tables[1].pk, 2000, "confirmed"),
+    assert [(g.table_id, g.total_a, g.version) for g in stored] == [
+        (tables[0].pk, 1000, 3),
+        (tables[1].pk, 2000, 3),
     ]
     assert all(g.ruleset == ruleset.to_dict() for g in stored)
 
