@@ -2,8 +2,8 @@
 
 Bytes in, checked rows out; nothing here knows about requests. The file is
 read by the site's one reader, :mod:`common.tabular` (encodings, separators,
-workbooks, limits, cell checks and the formula guard are decided there). Two
-steps:
+workbooks, limits, cell checks, the formula guard and how the first row's titles
+map to columns, as in the results import, are decided there). Two steps:
 
 1. :func:`member_import_preview` reads the file and checks every row against
    the club as it is, writing nothing. The :class:`Preview` lists the members

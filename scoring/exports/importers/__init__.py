@@ -1,9 +1,9 @@
 """Past results in: a hand log, or a sheet of evening totals, into a competition, all or nothing.
 
 Bytes in, checked plan out, then one service that writes it; nothing here
-knows about requests. The format is the hand log of :mod:`.handlog`, so the
+knows about requests. The format is the hand log of :mod:`..handlog`, so the
 hand-log export of any competition imports back (the backup and restore), or
-a sheet of evening totals per player (:mod:`.totalsheet`), as clubs keep their
+a sheet of evening totals per player (:mod:`..totalsheet`), as clubs keep their
 history.
 
 1. :func:`results_import_preview` reads the file and checks every row against
@@ -24,7 +24,7 @@ Decisions
 ---------
 Rows
     The first row names the columns, in any order: the column names of
-    :mod:`.handlog` (``date``, ``round``, ... ``pit``), the titles of our own
+    :mod:`..handlog` (``date``, ``round``, ... ``pit``), the titles of our own
     .xlsx export in either language, or the Dutch words a club writes (datum,
     ronde, tafel, spel, noord, zuid, oost, west, troef, ...). Row numbers in a
     report are the spreadsheet's (the header is row 1). Empty rows are
@@ -60,7 +60,7 @@ Sit-outs
     round: the player's name in ``north``, the score in ``sitout``, ``table``
     and ``hand`` empty. It becomes a sit-out seat and a sit-out score, as the
     draw makes them. Other adjustments, absences and whether an evening counts
-    are not part of the format (see :mod:`.handlog`).
+    are not part of the format (see :mod:`..handlog`).
 Names
     A name is a member of the club with exactly that name, or else the one
     member whose name matches ignoring case and spacing. Two members matching
@@ -93,7 +93,7 @@ Files
     titles both kinds of file need, in the user's language.
 Sheets of totals
     A first row with a name and points and no seat (``naam``, ``punten``; see
-    :mod:`.totalsheet`) is a sheet of totals: a row per player per evening, or
+    :mod:`..totalsheet`) is a sheet of totals: a row per player per evening, or
     per round with a ``round`` column. Each row is stored as an adjustment of
     kind ``totals`` (``Adjustment.Kind.TOTALS``, with its marsen) on an evening
     stored as finished, with the sheet's rounds, and every player on it marked

@@ -485,7 +485,7 @@ def _read_totals(records, fields, preview):
     """Parse every row of a sheet of totals: [TotalEntry]; problems go to the preview.
 
     The place, where the sheet has one, is checked against the points of the
-    evening (:func:`_check_totals`) and not stored: the standings rank again.
+    evening (:func:`.check._check_totals`) and not stored: the standings rank again.
     """
     entries = []
     count = 0

@@ -758,3 +758,17 @@ def test_a_sit_out_row_without_marsen_scores_none(competition):
     apply(competition, csv_bytes(rows))
     marsen = dict(Adjustment.objects.values_list("member__name", "marsen"))
     assert marsen == {"Els": 1, "Frits": 0}
+
+
+def test_a_name_is_its_member_whatever_its_case_spacing_and_accents_composition(club, players):
+    """``common.text.name_key``: Renée typed with a combining accent (as some programs
+    save it), in capitals, with two spaces, is the member Renée, not a new player."""
+    renee = factories.member(club, "Renée de Wit")
+    competition = factories.competition(club)
+    written = "RENE\u0301E  de wit"
+    result = apply(competition, csv_bytes(game_rows(names=[written, *NAMES[1:]])))
+    assert result.new_members == []
+    assert (
+        Seat.objects.get(table__round__evening__competition=competition, position="N").member
+        == renee
+    )
