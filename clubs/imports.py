@@ -2,8 +2,8 @@
 
 Bytes in, checked rows out; nothing here knows about requests. The file is
 read by the site's one reader, :mod:`common.tabular` (encodings, separators,
-workbooks, limits, cell checks and the formula guard are decided there). Two
-steps:
+workbooks, limits, cell checks, the formula guard and how the first row's titles
+map to columns, as in the results import, are decided there). Two steps:
 
 1. :func:`member_import_preview` reads the file and checks every row against
    the club as it is, writing nothing. The :class:`Preview` lists the members
@@ -94,9 +94,7 @@ Limits
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import asdict, dataclass, field, replace
-from datetime import date, datetime, time
 
 from django.conf import settings
 from django.core import signing
@@ -115,12 +113,13 @@ from common.tabular import (
     Limits,
     Problem,
     Rejected,
+    cell_text,
     column_letter,
     is_empty,
-    normalise_title,
     read_table,
+    title_aliases,
 )
-from common.text import validate_member_name
+from common.text import name_key, validate_member_name
 
 from .models import Club, ClubLog, Member
 from .permissions import Capability, require
@@ -327,12 +326,7 @@ def column_titles() -> dict[str, str]:
 
 def _aliases() -> dict[str, str]:
     """Normalised column title -> field, including our export's titles in every language."""
-    aliases = {normalise_title(title): name for name, titles in ALIASES.items() for title in titles}
-    for code, _language in settings.LANGUAGES:
-        with translation.override(code):
-            for name in FIELDS:
-                aliases.setdefault(normalise_title(_field_label(name)), name)
-    return aliases
+    return title_aliases(ALIASES, {name: _field_label(name) for name in FIELDS})
 
 
 def _bool_words():
@@ -347,21 +341,6 @@ def _bool_words():
 # ---------------------------------------------------------------- reading
 
 
-def _text(value) -> str:
-    """A cell's value as the text the secretary sees."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, datetime):
-        return value.date().isoformat() if value.time() == time() else value.isoformat(" ")
-    if isinstance(value, date | time):
-        return value.isoformat()
-    return str(value)
-
-
 def size_problem(size) -> Problem:
     return LIMITS.size_problem(size)
 
@@ -373,50 +352,21 @@ def _header(number, titles, table, preview: Preview) -> dict[int, str]:
             Problem(_("The first row must hold the column titles, such as “naam” or “name”."))
         )
         return {}
-    aliases = _aliases()
-    fields, unknown = {}, []
-    for index, title in enumerate(titles):
-        if isinstance(title, Bad):
-            preview.problems.append(Problem(title.message, row=1, column=column_letter(index)))
-            continue
-        text = _text(title).strip()
-        if not text:
-            continue
-        name = aliases.get(normalise_title(text))
-        if name is None:
-            unknown.append(text)
-        elif name in preview.columns:
-            preview.problems.append(
-                Problem(
-                    _("means the same as column %(other)s; keep one of them.")
-                    % {"other": preview.columns[name]},
-                    row=1,
-                    column=text,
-                )
-            )
-        else:
-            preview.columns[name] = text
-            fields[index] = name
-    if "name" not in preview.columns:
-        preview.problems.append(
-            Problem(
+    header = table.header(number, titles, _aliases())
+    preview.problems.extend(header.problems)
+    preview.columns.update(header.columns)
+    if header.missing(("name",)):
+        preview.problems.extend(
+            header.refused(
                 _(
                     "there is no column for the names. The first row must hold the "
                     "column titles, one of them “naam” or “name”."
-                ),
-                row=1,
+                )
             )
         )
-        hint = table.header_hint() if not fields else ""
-        if hint:
-            preview.problems.append(Problem(hint, row=1))
         return {}
-    if unknown:
-        preview.warnings.append(
-            _("These columns are not imported: %(columns)s.")
-            % {"columns": ", ".join(f"“{title}”" for title in unknown)}
-        )
-    return fields
+    preview.warnings.extend(header.warnings)
+    return header.fields
 
 
 def _rows(table, preview: Preview) -> None:
@@ -446,7 +396,7 @@ def _rows(table, preview: Preview) -> None:
             if isinstance(value, Bad):
                 row_problems.append(Problem(value.message, row=number, column=column))
             elif name in BOOL_FIELDS:
-                word = _text(value).strip().casefold()
+                word = cell_text(value).strip().casefold()
                 if isinstance(value, bool):
                     row[name] = value
                 elif not word:
@@ -457,7 +407,7 @@ def _rows(table, preview: Preview) -> None:
                     row_problems.append(
                         Problem(
                             _("“%(value)s” is not yes or no; write ja or nee.")
-                            % {"value": _text(value).strip()},
+                            % {"value": cell_text(value).strip()},
                             row=number,
                             column=column,
                         )
@@ -465,7 +415,7 @@ def _rows(table, preview: Preview) -> None:
             else:
                 if name in numbers and type(value) in (int, float):
                     numbers[name].append(number)
-                row[name] = _text(value).strip()
+                row[name] = cell_text(value).strip()
         if row.get("name") == "":
             row_problems.append(
                 Problem(_("the name is empty."), row=number, column=preview.columns["name"])
@@ -571,10 +521,6 @@ def _number_warning(column, rows) -> str:
 # ---------------------------------------------------------------- checking
 
 
-def _name_key(name: str) -> str:
-    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
-
-
 @dataclass(frozen=True)
 class Zeros:
     """A number or phone of the file without its leading zeros, read as what it was."""
@@ -628,7 +574,7 @@ class _Index:
                 self.by_number.setdefault(number, member)
                 if _WITH_ZEROS.fullmatch(number):
                     self.by_short_number.setdefault(number.lstrip("0"), []).append(member)
-            self.by_key.setdefault(_name_key(member.name), []).append(member)
+            self.by_key.setdefault(name_key(member.name), []).append(member)
             if member.email:
                 self.by_email.setdefault(member.email.casefold(), []).append(member)
         #: The lowest of the club's numbers that start with 0, "" when none does.
@@ -638,7 +584,7 @@ class _Index:
         )
 
     def named(self, row) -> list[Member]:
-        return self.by_key.get(_name_key(row.name), [])
+        return self.by_key.get(name_key(row.name), [])
 
     def claimed(self, row) -> Member | None:
         """The member the row is by its number or its name (not by its e-mail address)."""
@@ -734,7 +680,7 @@ def _check(club, rows, columns, renames=None) -> _Plan:
     seen_numbers, seen_names, seen_members = {}, {}, {}
     for row in valid:
         duplicate = False
-        number, key = row.membership_number, _name_key(row.name)
+        number, key = row.membership_number, name_key(row.name)
         if number:
             first = seen_numbers.setdefault(number, row.row)
             if first != row.row:
@@ -832,7 +778,7 @@ def _change_problems(row, member, fields, by_number, by_key, labels):
                 )
             )
     if "name" in changed:
-        others = [m for m in by_key.get(_name_key(row.name), []) if m.pk != member.pk]
+        others = [m for m in by_key.get(name_key(row.name), []) if m.pk != member.pk]
         if others:
             problems.append(
                 Problem(

@@ -15,6 +15,11 @@ Use::
 titles; it raises :class:`Rejected` (with a :class:`Problem` for the report)
 when the file cannot be read, also half way. ``table.problems`` (merged cells)
 and ``table.warnings`` are complete once ``rows()`` is exhausted.
+``table.header(number, cells, aliases)`` maps the first row's titles to the
+importer's column keys (:func:`title_aliases` builds ``aliases`` from the words
+people write and our export's titles in every language), the same way in both
+importers: an unknown title is a warning, a key twice or a bad title a problem,
+and a row that names nothing gets a hint about its separator.
 
 Decisions
 ---------
@@ -89,10 +94,12 @@ import xml.parsers.expat
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, time
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.template.defaultfilters import filesizeformat
+from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
@@ -208,6 +215,73 @@ def column_letter(index: int) -> str:
 
 def is_empty(value) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
+
+
+def cell_text(value) -> str:
+    """A cell's value as the text the user sees (a number cell 45 is "45", not "45.0")."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime):
+        return value.date().isoformat() if value.time() == time() else value.isoformat(" ")
+    if isinstance(value, date | time):
+        return value.isoformat()
+    return str(value)
+
+
+def title_aliases(words, titles) -> dict[str, str]:
+    """Normalised column title -> column key, for :meth:`Table.header`.
+
+    ``words``: key -> the titles people write for it (Dutch and English); then
+    ``titles``: key -> our own export's title (lazily translated), in every
+    language of the site, so a file exported in either language imports back.
+    The first meaning a title gets is kept.
+    """
+    aliases = {}
+    for key, written in words.items():
+        for word in written:
+            aliases.setdefault(normalise_title(word), key)
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            for key, title in titles.items():
+                aliases.setdefault(normalise_title(title), key)
+    return aliases
+
+
+@dataclass
+class Header:
+    """The first row as an importer reads it (:meth:`Table.header`)."""
+
+    row: int
+    fields: dict[int, str] = field(default_factory=dict)  # column index -> key
+    columns: dict[str, str] = field(default_factory=dict)  # key -> the file's title
+    problems: list[Problem] = field(default_factory=list)  # bad cells, a key twice
+    unknown: list[str] = field(default_factory=list)  # titles that are not imported
+    hint: str = ""  # when no title is known: the separator the row has
+
+    def missing(self, required) -> list[str]:
+        """The keys of ``required`` that no column has."""
+        return [key for key in required if key not in self.columns]
+
+    def refused(self, message: str) -> list[Problem]:
+        """The problems of a first row that lacks a column: the importer's ``message``
+        (which columns it needs), then the separator hint when the row names none."""
+        problems = [Problem(message, row=self.row)]
+        if self.hint:
+            problems.append(Problem(self.hint, row=self.row))
+        return problems
+
+    @property
+    def warnings(self) -> list[str]:
+        if not self.unknown:
+            return []
+        return [
+            _("These columns are not imported: %(columns)s.")
+            % {"columns": ", ".join(f"“{title}”" for title in self.unknown)}
+        ]
 
 
 def _separator_name(separator):
@@ -366,6 +440,40 @@ class Table:
                 )
                 % {"last": last, "row": too_wide}
             )
+
+    def header(self, number: int, titles, aliases) -> Header:
+        """Map the first row's ``titles`` (row ``number``) to column keys by ``aliases``
+        (:func:`title_aliases`). A title that is no key is left out (``unknown``, a
+        warning: a list has columns an importer does not need); a key twice, or a Bad
+        title, is a problem."""
+        header = Header(number)
+        for index, title in enumerate(titles):
+            if isinstance(title, Bad):
+                header.problems.append(
+                    Problem(title.message, row=number, column=column_letter(index))
+                )
+                continue
+            text = cell_text(title).strip()
+            if not text:
+                continue
+            key = aliases.get(normalise_title(text))
+            if key is None:
+                header.unknown.append(text)
+            elif key in header.columns:
+                header.problems.append(
+                    Problem(
+                        _("means the same as column “%(other)s”; keep one of them.")
+                        % {"other": header.columns[key]},
+                        row=number,
+                        column=text,
+                    )
+                )
+            else:
+                header.columns[key] = text
+                header.fields[index] = key
+        if not header.fields:
+            header.hint = self.header_hint()
+        return header
 
     def header_hint(self) -> str:
         """When the first row holds no known title: which separator it has, which are expected."""

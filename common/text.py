@@ -17,6 +17,7 @@ row for many readers, and openpyxl refuses most control characters in a cell.
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
@@ -132,6 +133,13 @@ def validate_club_slug(value):
             code="reserved",
             params={"slug": value},
         )
+
+
+@lru_cache(maxsize=8192)
+def name_key(name: str) -> str:
+    """A name as compared: ignoring case, accents' composition (NFC) and spacing, so
+    "Jan  de Vries" and "jan de vries" are one name (a member's, in both importers)."""
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
 def _letters(name: str) -> str:

@@ -53,6 +53,7 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, ClubRole, Member
 from clubs.permissions import Capability, may, require
+from scoring import services as scoring_services
 from scoring.models import Adjustment, Game, Hand
 from tournaments.models import Competition, Evening, Round, Seat, Table
 
@@ -645,11 +646,10 @@ def _seat_match(match):
         game: Round.objects.create(evening=evening, number=first + game - 1)
         for game in range(1, league.games_per_table + 1)
     }
-    ruleset = league.competition.ruleset().to_dict()
-    links, games = [], []
+    links, tables = [], []
     for slot in schedule.match_seating(league.tables_per_match, league.games_per_table):
         table = Table.objects.create(round=rounds[slot.game], number=slot.table)
-        games.append(Game(table=table, ruleset=ruleset))
+        tables.append(table)
         links.append(
             MatchTable(
                 match=match,
@@ -661,7 +661,7 @@ def _seat_match(match):
                 home_side=slot.home_side,
             )
         )
-    Game.objects.bulk_create(games)
+    scoring_services.games_create(tables=tables, ruleset=league.competition.ruleset())
     MatchTable.objects.bulk_create(links)
     if evening.status == Evening.Status.PLANNED:
         evening.status = Evening.Status.IN_PLAY

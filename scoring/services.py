@@ -835,13 +835,29 @@ def _sitout_adjustment(round_, member_id, competition, by):
 
 
 @transaction.atomic
+def games_create(*, tables, ruleset: rules.Ruleset, each=None, **fields) -> list[Game]:
+    """The one way games come to be: a game at each of ``tables``, in bulk, playing
+    ``ruleset`` (its snapshot is stored with the game, so a later change of the
+    competition's rules leaves it as played). ``fields`` are every game's, ``each``
+    (in the order of ``tables``) a game's own: an imported game's totals. In the
+    caller's transaction, under the caller's locks."""
+    snapshot = ruleset.to_dict()
+    tables = list(tables)
+    each = [{}] * len(tables) if each is None else list(each)
+    games = [
+        Game(table=table, ruleset=snapshot, **fields, **own)
+        for table, own in zip(tables, each, strict=True)
+    ]
+    return Game.objects.bulk_create(games, batch_size=2000)
+
+
+@transaction.atomic
 def round_games_create(*, round_: Round, sitouts, by) -> None:
     """Give each table of a freshly drawn round its game, by the competition's rule
     set, and each player sitting out (``sitouts``: member ids) the sit-out score."""
     competition = round_.evening.competition
-    ruleset = competition.ruleset().to_dict()
     tables = Table.objects.filter(round=round_).order_by("pk")
-    Game.objects.bulk_create([Game(table=table, ruleset=ruleset) for table in tables])
+    games_create(tables=tables, ruleset=competition.ruleset())
     Adjustment.objects.bulk_create(
         [_sitout_adjustment(round_, member_id, competition, by) for member_id in sitouts]
     )

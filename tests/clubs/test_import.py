@@ -234,7 +234,7 @@ def test_two_columns_meaning_the_same_are_an_error(club):
     preview = preview_of(club, csv_bytes([["Naam", "E-mail", "email"], ["Jan", "", ""]]))
     problem = only_problem(preview)
     assert (problem.row, problem.column) == (1, "email")
-    assert "same as column E-mail" in problem.message
+    assert "same as column “E-mail”" in problem.message
 
 
 def test_empty_name_is_reported_with_row_and_column(club):

@@ -536,7 +536,9 @@ def test_a_hundred_thousand_rows_are_refused_quickly_by_the_row_limit(competitio
 
 
 def test_a_file_over_the_size_limit_is_refused_before_reading(competition, monkeypatch):
-    monkeypatch.setattr(importers, "LIMITS", dataclasses.replace(importers.LIMITS, max_bytes=1000))
+    monkeypatch.setattr(
+        importers.read, "LIMITS", dataclasses.replace(importers.LIMITS, max_bytes=1000)
+    )
     problems = rejected(competition, csv_bytes(game_rows()))
     assert "The file is too large" in problems[0].message
 
@@ -562,7 +564,7 @@ def test_only_a_director_may_import(competition):
 
 
 def test_aliases_do_not_collide():
-    aliases = importers._aliases()
+    aliases = importers.read._aliases()
     for key in handlog.COLUMNS:
         assert aliases[normalise_title(key)] == key
         assert aliases[normalise_title(handlog.TITLES[key])] == key
@@ -756,3 +758,17 @@ def test_a_sit_out_row_without_marsen_scores_none(competition):
     apply(competition, csv_bytes(rows))
     marsen = dict(Adjustment.objects.values_list("member__name", "marsen"))
     assert marsen == {"Els": 1, "Frits": 0}
+
+
+def test_a_name_is_its_member_whatever_its_case_spacing_and_accents_composition(club, players):
+    """``common.text.name_key``: Renée typed with a combining accent (as some programs
+    save it), in capitals, with two spaces, is the member Renée, not a new player."""
+    renee = factories.member(club, "Renée de Wit")
+    competition = factories.competition(club)
+    written = "RENE\u0301E  de wit"
+    result = apply(competition, csv_bytes(game_rows(names=[written, *NAMES[1:]])))
+    assert result.new_members == []
+    assert (
+        Seat.objects.get(table__round__evening__competition=competition, position="N").member
+        == renee
+    )
