@@ -79,6 +79,21 @@
     if (free) trump.value = free.value;
   }
 
+  // A row of buttons (shown only with this script) that writes into its field
+  // (data-for) as if typed: write(button, value) gives the field's new value.
+  function writeButtons(form, selector, write) {
+    form.querySelectorAll(selector).forEach(function (group) {
+      var input = document.getElementById(group.dataset.for);
+      group.hidden = false;
+      group.addEventListener("click", function (event) {
+        var button = event.target.closest("button");
+        if (!button || !input) return;
+        input.value = write(button, input.value);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    });
+  }
+
   // The bar with the live result and the Save button stays at the bottom of what is
   // visible: above an on-screen keyboard too (iOS keeps fixed elements behind it).
   function keepBarInView() {
@@ -104,30 +119,15 @@
     var dirty = false; // typed in since the form was last filled
     pairPoints(a, b);
 
-    form.querySelectorAll(".roem-buttons").forEach(function (group) {
-      var input = document.getElementById(group.dataset.for);
-      group.hidden = false;
-      group.addEventListener("click", function (event) {
-        var button = event.target.closest("button");
-        if (!button || !input) return;
-        var now = whole(input.value) || 0;
-        input.value = button.dataset.set !== undefined ? button.dataset.set : String(now + parseInt(button.dataset.add, 10));
-        input.dispatchEvent(new Event("input", { bubbles: true }));
-      });
+    // Roem buttons add to the team's roem (or set it).
+    writeButtons(form, ".roem-buttons", function (button, value) {
+      return button.dataset.set !== undefined ? button.dataset.set : String((whole(value) || 0) + parseInt(button.dataset.add, 10));
     });
-
     // Declared roem (match-1500): each button adds a run or stuk to the team's
     // written declarations ("50+20+stuk"); the server counts them in the preview.
-    form.querySelectorAll(".declare-buttons").forEach(function (group) {
-      var input = document.getElementById(group.dataset.for);
-      group.hidden = false;
-      group.addEventListener("click", function (event) {
-        var button = event.target.closest("button");
-        if (!button || !input) return;
-        var item = button.dataset.declare, now = input.value.trim();
-        input.value = !item ? "" : now ? now + "+" + item : item;
-        input.dispatchEvent(new Event("input", { bubbles: true }));
-      });
+    writeButtons(form, ".declare-buttons", function (button, value) {
+      var item = button.dataset.declare, now = value.trim();
+      return !item ? "" : now ? now + "+" + item : item;
     });
 
     // A tap on the team that played goes on to the card points: team, digits, save.
