@@ -16,7 +16,7 @@
 //   edited()               typed in since the last fill
 //   forHand(number, roefel) the hand's number, the roefel's choices locked or not
 //   setVersion(version)    the game's version as the page last saw it
-//   hide(hidden), hidden() shown or not (nothing new behind a refused hand)
+//   hide(hidden)           shown or not (nothing new behind a refused hand)
 //   hideKeeper(), dropKeeper() the scorer's team is known / stored
 //   focusNext()            on to the next hand's first choice
 //   saveButton             the Save button (its label says the hand's number)
@@ -225,7 +225,7 @@
       var keeper = form.querySelector("fieldset.keeper");
       return keeper && !keeper.hidden ? keeper : null;
     }
-    // The hand as entered; its keeper is "" when the form no longer asks (the queue knows it).
+    // The hand as entered; its keeper is "" when none is chosen here (the queue knows the last one).
     function read() {
       var data = new FormData(form), problems = [];
       function number(name) {
@@ -405,7 +405,6 @@
         if (input) input.value = String(version);
       },
       hide: function (hidden) { form.hidden = hidden; },
-      hidden: function () { return form.hidden; },
       hideKeeper: function () {
         var keeper = form.querySelector("fieldset.keeper");
         if (keeper) keeper.hidden = true;
