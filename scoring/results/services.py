@@ -20,6 +20,7 @@ the evenings it made: the club archive's restore (raw rows). Where none are stor
 the standings sum the evening in memory and store nothing.
 """
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import Q
 
@@ -41,7 +42,10 @@ def evenings_lock(*evening_sets) -> dict[int, str]:
     for evenings in evening_sets:
         found |= Q(pk__in=evenings)
     query = Evening.objects.filter(found).order_by("pk").values_list("pk", "status")
-    sql, params = query.query.sql_with_params()
+    try:
+        sql, params = query.query.sql_with_params()
+    except EmptyResultSet:  # no evening at all (e.g. ``pk__in=[]``)
+        return {}
     connection = connections[query.db]
     if connection.vendor == "postgresql":
         sql += " FOR SHARE"

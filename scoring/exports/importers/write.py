@@ -18,6 +18,7 @@ from clubs.permissions import Capability, require
 from common.tabular import ImportRejected, Limits, Problem
 from common.text import name_key
 from scoring.models import Adjustment, AuditEntry, Game, Hand
+from scoring.results.services import evening_totals_store
 from scoring.services import game_counts, games_create
 from tournaments.models import Attendance, Competition, Evening, EveningLog, Round, Seat, Table
 
@@ -319,6 +320,9 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
         )
         for plan, evening in zip(preview.evenings, evenings, strict=True)
     )
+    # The rows above were written in bulk and sent no signals: the evenings' totals
+    # are stored here, in the import's transaction, as every other change stores them.
+    evening_totals_store([evening.pk for evening in evenings])
     return ImportResult(
         competition=competition,
         evenings=evenings,

@@ -18,7 +18,7 @@ from scoring import rules
 from scoring import services as scoring_services
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, importers, xlsx
-from scoring.models import Adjustment, AuditEntry, Game, Hand
+from scoring.models import Adjustment, AuditEntry, EveningTotals, Game, Hand
 from scoring.results import standings
 from tests import factories
 from tests.common import spreadsheets
@@ -247,6 +247,21 @@ def test_a_planned_evening_without_rounds_gets_the_imported_rounds(competition):
     assert result.evenings == [evening]
     evening.refresh_from_db()
     assert evening.status == Evening.Status.FINISHED and evening.rounds.count() == 1
+
+
+def test_the_imported_evenings_totals_are_stored_in_the_import(competition):
+    """The import writes in bulk (no signals): it stores the evenings' totals itself,
+    as they are summed from what it wrote, also for an evening that was planned."""
+    planned = factories.evening(competition, __import__("datetime").date(2026, 10, 6))
+    data = csv_bytes(game_rows() + game_rows(date="2026-10-13"))
+    result = apply(competition, data)
+    assert len(result.evenings) == 2 and planned in result.evenings
+    ids = [evening.pk for evening in result.evenings]
+    stored = dict(EveningTotals.objects.filter(evening_id__in=ids).values_list("evening", "sums"))
+    assert set(stored) == set(ids)
+    assert {pk: bytes(sums) for pk, sums in stored.items()} == {
+        pk: bytes(sums) for pk, sums in standings.evening_sums(ids).items()
+    }
 
 
 # ---------------------------------------------------------------- a file of one's own
