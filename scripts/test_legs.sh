@@ -24,6 +24,15 @@ timed() (
   time "$@"
 )
 
+# Python's byte-code cache on: with PYTHONDONTWRITEBYTECODE set (some machines and
+# containers set it), each of the legs and each Python process a test starts
+# (manage.py, gunicorn and its workers, lint-imports) compiles every module it
+# imports again, and pytest rewrites every test module's asserts again: seconds of
+# CPU each. Compiled once here, then each process reads the cache (__pycache__/,
+# ignored by git).
+unset PYTHONDONTWRITEBYTECODE
+"$PY" -m compileall -q -j 0 manage.py bench clubs common config leagues scoring scripts tests tournaments >/dev/null
+
 start=$SECONDS
 pg_pid=""
 pg_log=$(mktemp)

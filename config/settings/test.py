@@ -26,3 +26,7 @@ if _db["ENGINE"].endswith("sqlite3"):
     _db["TEST"] = {"NAME": str(DATA_DIR / f"test-{os.getpid()}.sqlite3")}
 else:
     _db["TEST"] = {"NAME": f"test_{_db['NAME']}_{os.getpid()}"}
+    # A commit does not wait for the server's disk (the flush after each
+    # transactional test, every live-server write): a test database outlives no
+    # crash anyway, and what other sessions see is the same.
+    _db.setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"
