@@ -3,14 +3,12 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from django.db import connection, transaction
 from hypothesis import settings as hypothesis_settings
 
 from tests import factories
-from tournaments import services as tournament_services
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -111,30 +109,12 @@ def other_club(db):
 
 @pytest.fixture(scope="session")
 def drawn_evening():
-    """Draws an evening: ``drawn_evening(club, director, *, players=8, seed=1)``.
-
-    A new competition with one evening of ``players`` present members and round 1
-    drawn: ``players // 4`` tables, each with its game. Returns a namespace with
-    ``season``, ``evening``, ``round``, ``tables`` (by number) and ``games``.
-    The builder keeps nothing between calls; the calling test brings the database
-    (``db``, ``transactional_db`` or ``module_db``). Not the scoring tests'
-    ``evening_in_play``, which has two rounds played."""
-
-    def draw(club, director, *, players=8, seed=1):
-        season = factories.competition(club)
-        members = factories.members(club, players)
-        evening = factories.evening(season, present=members)
-        round_ = tournament_services.round_draw(evening=evening, by=director, seed=seed)
-        tables = list(round_.tables.order_by("number").select_related("game"))
-        return SimpleNamespace(
-            season=season,
-            evening=evening,
-            round=round_,
-            tables=tables,
-            games=[t.game for t in tables],
-        )
-
-    return draw
+    """Draws an evening: ``drawn_evening(club, director, *, players=8, seed=1)``, which is
+    :func:`tests.factories.drawn_round` (a fixture for the tests that take it as one).
+    The calling test brings the database (``db``, ``transactional_db`` or
+    ``module_db``). Not the scoring tests' ``evening_in_play``, which has two rounds
+    played."""
+    return factories.drawn_round
 
 
 @pytest.fixture(scope="session")

@@ -105,7 +105,7 @@ def test_the_trick_checkers_verzaken_link_opens_a_declared_entry_page(
     link.click()
     page.wait_for_selector("#hand-form")
     assert page.is_checked("fieldset.verzaakt-choice input[value=A]")
-    # entry.js (deferred) locks the card points of a form that starts verzaakt.
+    # entry/form.js (deferred) locks the card points of a form that starts verzaakt.
     page.wait_for_selector("[name=points_a]:disabled", timeout=5000)
     assert page.input_value("[name=declared_a]") == ""
     assert page.locator(".declare-buttons").first.is_visible()

@@ -3,7 +3,7 @@ reload without a connection (the service worker keeps the page) and are sent onc
 each, in order, when the connection returns. A hand entered meanwhile on another
 device is shown beside the phone's and never stored over.
 
-This also covers the page's script itself (entry.js): the queue in localStorage,
+This also covers the page's scripts (static/js/entry/): the queue in localStorage,
 the entry ids, the conflict panel, resending after a lost answer.
 """
 

@@ -111,7 +111,7 @@ def test_the_trick_checker_offers_to_record_a_renege_as_verzaken(page, live_serv
     link.click()
     page.wait_for_selector("#hand-form")
     assert page.is_checked("fieldset.verzaakt-choice input[value=A]")
-    # entry.js (deferred) locks the card points of a form that starts verzaakt.
+    # entry/form.js (deferred) locks the card points of a form that starts verzaakt.
     page.wait_for_selector("[name=points_a]:disabled", timeout=5000)
     assert page.input_value("[name=trump]") == "S"
 
