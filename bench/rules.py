@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from bench.record import record
-from scoring.rules.cards import CARDS, Card, Suit
+from scoring.rules.cards import CARDS, HAND_TOTAL, Card, Suit
 from scoring.rules.hands import score_hand
 from scoring.rules.rulesets import get_ruleset
 from scoring.rules.simulate import simulate_deal
@@ -139,7 +139,7 @@ def naive_score_hand(playing: str, points: Sequence[int], roem: Sequence[int], p
             scores[0 if pit == "A" else 1] += 100
     else:
         scores = [0, 0]
-        scores[other] = 162 + roem[0] + roem[1] + (100 if pit is not None else 0)
+        scores[other] = HAND_TOTAL + roem[0] + roem[1] + (100 if pit is not None else 0)
     return tuple(scores)
 
 

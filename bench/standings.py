@@ -63,7 +63,7 @@ def build():
 
     from clubs.models import Club, Member
     from scoring.models import Game, Hand
-    from scoring.rules import score_hand
+    from scoring.rules import other_points, score_hand
     from tournaments.models import Competition, Evening, Round, Seat, Table
 
     rng = random.Random(1)
@@ -120,7 +120,8 @@ def build():
                         a = rng.choice((0, 20, 40, 62, 81, 82, 90, 100, 120, 140, 162))
                         playing = rng.choice("AB")
                         roem = (rng.choice((0, 0, 20, 50)), 0) if a else (0, 0)
-                        result = score_hand(core, playing=playing, points=(a, 162 - a), roem=roem)
+                        b = other_points(a)
+                        result = score_hand(core, playing=playing, points=(a, b), roem=roem)
                         total[0] += result.scores[0]
                         total[1] += result.scores[1]
                         hands.append(
@@ -129,7 +130,7 @@ def build():
                                 number=number,
                                 playing=playing,
                                 points_a=a,
-                                points_b=162 - a,
+                                points_b=b,
                                 roem_a=roem[0],
                                 score_a=result.scores[0],
                                 score_b=result.scores[1],

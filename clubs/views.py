@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from common.forms import apply_validation_error
+from common.forms import apply_validation_error, error_messages
 from common.tables import configure_table
 
 from . import pages, selectors, services
@@ -155,8 +155,7 @@ def member_pin(request, club, pk):
         try:
             services.member_pin_set(member=member, pin=form.cleaned_data["pin"], by=request.user)
         except ValidationError as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+            error_messages(request, exc)
         else:
             messages.success(
                 request,
@@ -253,8 +252,7 @@ def role_revoke(request, club, user_id):
     try:
         services.role_revoke(club=club, user=user, by=request.user)
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        error_messages(request, exc)
     else:
         messages.success(request, _("Role removed."))
     return redirect("clubs:role-list", club=club.slug)

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from common.forms import apply_validation_error, form_status
+from common.forms import apply_validation_error, error_messages, form_status
 
 from . import services
 from .auth import AccountCreationForm, SignupForm, client_address, normalised_email
@@ -107,8 +107,7 @@ def invitation_accept(request, token):
                 user.delete()
                 apply_validation_error(form, exc)
             else:
-                for message in exc.messages:
-                    messages.error(request, message)
+                error_messages(request, exc)
                 return redirect("invitation-accept", token=token)
         else:
             if form is not None:
@@ -141,8 +140,7 @@ def invitation_create(request, club):
         try:
             invitation = services.invitation_create(club=club, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+            error_messages(request, exc)
         else:
             url = request.build_absolute_uri(invitation.get_absolute_url())
             if services.invitation_send(invitation=invitation, url=url):
@@ -181,8 +179,7 @@ def invitation_revoke(request, club, pk):
     try:
         services.invitation_revoke(invitation=invitation, by=request.user)
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        error_messages(request, exc)
     else:
         messages.success(request, _("Invitation withdrawn."))
     return redirect("clubs:role-list", club=club.slug)

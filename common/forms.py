@@ -1,6 +1,7 @@
 """Form helpers shared by every app."""
 
 from django import forms
+from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS
 
 
@@ -17,6 +18,13 @@ def apply_validation_error(form, exc):
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, exc)  # keeps each error's code (``throttled``: form_status)
+
+
+def error_messages(request, exc):
+    """Each message of a service's ValidationError as an error message on the next
+    page: what a button's POST answers before it redirects back."""
+    for message in exc.messages:
+        messages.error(request, message)
 
 
 class DateInput(forms.DateInput):

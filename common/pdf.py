@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
@@ -318,3 +319,29 @@ def fitted_table(data, *, width, header=True, wrap=None, numeric=(), size=9, fil
         commands.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eceff1")))
     table.setStyle(TableStyle([*commands, *style]))
     return table
+
+
+class Grid(NamedTuple):
+    """A table of texts to print: ``data`` the rows of texts (the header row first),
+    ``numeric`` the indexes of the columns that are right-aligned. Measure it
+    (:func:`table_widths` of ``data``) to choose the page, then :meth:`table`."""
+
+    data: list[list[str]]
+    numeric: frozenset[int]
+
+    def table(self, width, *, style=(), **options):
+        """The grid as a :func:`fitted_table` no wider than ``width``."""
+        return fitted_table(self.data, width=width, numeric=self.numeric, style=style, **options)
+
+
+def column_grid(columns, rows) -> Grid:
+    """A table of a column spec (:class:`common.columns.Column`) as the PDF prints
+    it: the titles, a row of each row's texts as the page shows them, and its
+    numeric columns right-aligned. The one way every PDF lays out a listed table."""
+    return Grid(
+        [
+            [str(column.title) for column in columns],
+            *([column.text(row) for column in columns] for row in rows),
+        ],
+        frozenset(index for index, column in enumerate(columns) if column.numeric),
+    )

@@ -20,6 +20,7 @@ Decisions
 import io
 from datetime import date, datetime
 
+from .columns import DATE, DECIMAL, RANK, TEXT
 from .csvfile import FORMULA_TRIGGERS, needs_guard
 
 SHEET_NAME_MAX = 31
@@ -176,4 +177,60 @@ def table_sheet(out: XlsxWriter, name, titles, rows, *, text_columns=()):
             ]
         )
     sheet.auto_filter.ref = f"A1:{get_column_letter(max(len(titles), 1))}{len(rows) + 1}"
+    return sheet
+
+
+def column_cells(out: XlsxWriter, sheet, columns, row) -> list:
+    """One row of a column spec's table (:class:`common.columns.Column`) as cells:
+    each value as :meth:`~common.columns.Column.cell` gives it (a decimal rounded as
+    the page shows it), a text as a guarded text cell, a date as a date cell, a
+    shared rank as the number with the format ``0"="`` (it shows "3=" and sorts as
+    3), a decimal with its decimals."""
+    cells = []
+    for column in columns:
+        value = column.cell(row)
+        if column.kind == TEXT:
+            cells.append(out.text(sheet, value))
+        elif column.kind == DATE:
+            cells.append(out.date(sheet, value))
+        elif column.kind == RANK:
+            cells.append(out.number(sheet, value, '0"="' if row.get("shared") else None))
+        elif column.kind == DECIMAL:
+            cells.append(out.number(sheet, value, "0." + "0" * column.decimals))
+        else:
+            cells.append(out.number(sheet, value))
+    return cells
+
+
+def column_sheet(out: XlsxWriter, name, columns, rows, *, title="", lines=(), below=()):
+    """A sheet holding one table of a column spec: above it ``title`` (large, bold)
+    and ``lines`` of text, then an empty row; the header row bold, with each
+    column's help as its comment, frozen with everything above it, filtered and
+    repeated on every printed page; a row of :func:`column_cells` per row; under it
+    each group of ``below`` (lists of texts: notes, footnotes) after an empty row.
+    Columns as wide as the spec says (:meth:`~common.columns.Column.fitted`)."""
+    from openpyxl.utils import get_column_letter
+
+    sheet = out.sheet(name)
+    set_widths(sheet, [column.width for column in columns])
+    top = [[out.text(sheet, title, font=out.title_font)]] if title else []
+    top += [[out.text(sheet, line)] for line in lines]
+    if top:
+        top.append([])
+    header_row = len(top) + 1
+    last = get_column_letter(max(len(columns), 1))
+    sheet.freeze_panes = f"A{header_row + 1}"
+    sheet.auto_filter.ref = f"A{header_row}:{last}{header_row + max(len(rows), 1)}"
+    sheet.print_title_rows = f"{header_row}:{header_row}"
+    for line in top:
+        sheet.append(line)
+    titles = [column.title for column in columns]
+    sheet.append(out.header(sheet, titles, [column.help for column in columns]))
+    for row in rows:
+        sheet.append(column_cells(out, sheet, columns, row))
+    for group in below:
+        if group:
+            sheet.append([])
+            for text in group:
+                sheet.append([out.text(sheet, text)])
     return sheet

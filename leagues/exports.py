@@ -8,7 +8,9 @@ Decisions
 .xlsx
     The league table has one sheet per division, the schedule one sheet, each
     with the columns of the page (:mod:`leagues.tables`, one spec); the
-    title row bold and frozen with a filter. Numbers are numbers; match points
+    title row bold and frozen with a filter, written by :func:`common.xlsxfile.column_sheet`
+    as every table of a column spec. Numbers are numbers; a shared place shows
+    "3=" and sorts as 3; match points
     are whole numbers, or (proportional points) rounded to two decimals. A name
     starting with ``=``, ``+``, ``-`` or ``@`` is written as text with Excel's
     quote prefix (:mod:`common.xlsxfile`, as every workbook of the site).
@@ -28,8 +30,16 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from common.pdf import document, fitted_table, fitting_pagesize, paragraph, styles, table_widths
-from common.xlsxfile import XlsxWriter, table_sheet
+from common.pdf import (
+    Grid,
+    column_grid,
+    document,
+    fitting_pagesize,
+    paragraph,
+    styles,
+    table_widths,
+)
+from common.xlsxfile import XlsxWriter, column_sheet
 
 from . import selectors
 from .selectors import format_points
@@ -38,27 +48,13 @@ from .tables import league_table_columns, league_table_rows, schedule_columns, s
 # --- .xlsx ------------------------------------------------------------------------------
 
 
-def _titles(columns):
-    return [column.title for column in columns]
-
-
-def _cells(columns, rows):
-    """Spreadsheet values of ``rows``, column by column."""
-    return [[column.cell(row) for column in columns] for row in rows]
-
-
-def _texts(columns, rows):
-    """The texts a page shows of ``rows``, column by column (for the PDF)."""
-    return [[column.text(row) for column in columns] for row in rows]
-
-
 def league_table_xlsx(*, league, tables) -> bytes:
     """Every division's table, one sheet each (``tables``: ``division_tables``)."""
     out = XlsxWriter()
-    columns = league_table_columns()
     for table in tables:
-        rows = _cells(columns, league_table_rows(table))
-        table_sheet(out, table.division.name, _titles(columns), rows)
+        rows = league_table_rows(table)
+        columns = [column.fitted(rows) for column in league_table_columns()]
+        column_sheet(out, table.division.name, columns, rows)
     if not tables:
         out.sheet(str(league))
     return out.save()
@@ -67,8 +63,9 @@ def league_table_xlsx(*, league, tables) -> bytes:
 def schedule_xlsx(*, league, lines) -> bytes:
     """The schedule, one row per match (``lines``: ``league_schedule``)."""
     out = XlsxWriter()
-    columns = schedule_columns()
-    table_sheet(out, _("Schedule"), _titles(columns), _cells(columns, schedule_rows(lines)))
+    rows = schedule_rows(lines)
+    columns = [column.fitted(rows) for column in schedule_columns()]
+    column_sheet(out, _("Schedule"), columns, rows)
     return out.save()
 
 
@@ -117,17 +114,13 @@ def _styles():
     return every["title"], every["heading"], every["base"]
 
 
-def _numeric(columns):
-    return {index for index, column in enumerate(columns) if column.numeric}
-
-
-def _document(story_of, *, title, tables, portrait=False):
-    """The PDF of ``story_of(width)``: on A4 upright when every table (``tables``:
-    (data, numeric columns)) fits it, else landscape; ``portrait``: upright as long
+def _document(story_of, *, title, grids, portrait=False):
+    """The PDF of ``story_of(width)``: on A4 upright when every table (``grids``:
+    :class:`common.pdf.Grid`) fits it, else landscape; ``portrait``: upright as long
     as the tables fit it with their texts wrapped."""
     buffer = io.BytesIO()
     natural, least = [0], [0]
-    for data, numeric in tables:
+    for data, numeric in grids:
         wrap = set(range(len(data[0]))) - numeric
         most, few = table_widths(data, wrap=wrap)
         natural, least = max(natural, most, key=sum), max(least, few, key=sum)
@@ -146,36 +139,32 @@ def league_table_pdf(*, league, tables) -> bytes:
 
     title_style, heading, _normal = _styles()
     columns = league_table_columns()
-    numeric = _numeric(columns)
     grids = [
-        (table.division.name, [_titles(columns), *_texts(columns, league_table_rows(table))])
-        for table in tables
+        (table.division.name, column_grid(columns, league_table_rows(table))) for table in tables
     ]
 
     def story(width):
         story = [paragraph(_("League table: %(league)s") % {"league": league}, title_style)]
-        for name, data in grids:
+        for name, grid in grids:
             story.append(paragraph(name, heading))
-            story.append(fitted_table(data, width=width, numeric=numeric))
+            story.append(grid.table(width))
             story.append(Spacer(1, 12))
         return story
 
-    return _document(story, title=league, tables=[(data, numeric) for _name, data in grids])
+    return _document(story, title=league, grids=[grid for _name, grid in grids])
 
 
 def schedule_pdf(*, league, lines) -> bytes:
     title_style, _heading, _normal = _styles()
-    columns = schedule_columns()
-    numeric = _numeric(columns)
-    data = [_titles(columns), *_texts(columns, schedule_rows(lines))]
+    grid = column_grid(schedule_columns(), schedule_rows(lines))
 
     def story(width):
         return [
             paragraph(_("Schedule: %(league)s") % {"league": league}, title_style),
-            fitted_table(data, width=width, numeric=numeric),
+            grid.table(width),
         ]
 
-    return _document(story, title=league, tables=[(data, numeric)])
+    return _document(story, title=league, grids=[grid])
 
 
 def _match_form_story(sheet, width):
@@ -185,8 +174,8 @@ def _match_form_story(sheet, width):
     match = sheet.match
     league = match.league
 
-    def grid(data, numeric=(), header=True):
-        return fitted_table(data, width=width, numeric=numeric, header=header, fill=True)
+    def form(grid):
+        return grid.table(width, fill=True)
 
     story = [
         paragraph(_("Match form"), title_style),
@@ -202,36 +191,31 @@ def _match_form_story(sheet, width):
         ),
         Spacer(1, 6),
     ]
-    for title, data, numeric in _match_form_tables(sheet):
+    for title, grid in _match_form_tables(sheet):
         if title:
             story.append(paragraph(title, heading))
-        story.append(grid(data, numeric))
+        story.append(form(grid))
         story.append(Spacer(1, 6))
     story += [
         Spacer(1, 12),
-        grid([[_("Captain home"), _("Captain away")], ["\n\n", "\n\n"]]),
+        form(Grid([[_("Captain home"), _("Captain away")], ["\n\n", "\n\n"]], frozenset())),
     ]
     return story
 
 
 def _match_form_tables(sheet):
-    """The tables of a match form as (heading, rows of texts, right-aligned columns)."""
+    """The tables of a match form as (heading, :class:`common.pdf.Grid`)."""
     match = sheet.match
     league = match.league
     home, away = pgettext("match", "Home"), pgettext("match", "Away")
-    tables = [
-        (
-            "",
-            [
-                [home, away],
-                [
-                    f"{match.home.name} ({match.home.club.name})",
-                    f"{match.away.name} ({match.away.club.name})",
-                ],
-            ],
-            set(),
-        )
+    teams = [
+        [home, away],
+        [
+            f"{match.home.name} ({match.home.club.name})",
+            f"{match.away.name} ({match.away.club.name})",
+        ],
     ]
+    tables = [("", Grid(teams, frozenset()))]
     lineups = [[_("Pair"), home, away]]
     for pair in range(1, league.tables_per_match + 1):
         row = [str(pair)]
@@ -240,7 +224,7 @@ def _match_form_tables(sheet):
             names = [p.name if p is not None else "" for p in players]
             row.append(" & ".join(names) if any(names) else "")
         lineups.append(row)
-    tables.append((_("Line-ups"), lineups, {0}))
+    tables.append((_("Line-ups"), Grid(lineups, frozenset({0}))))
     for game, game_tables in sheet.games:
         data = [[_("Table"), _("wij (N/S)"), _("zij (E/W)"), _("Points wij"), _("Points zij")]]
         for table in game_tables:
@@ -272,7 +256,7 @@ def _match_form_tables(sheet):
                     _cell(points[1]),
                 ]
             )
-        tables.append((_("Game %(number)s") % {"number": game}, data, {0, 3, 4}))
+        tables.append((_("Game %(number)s") % {"number": game}, Grid(data, frozenset({0, 3, 4}))))
     outcome = sheet.outcome
     result = [
         ["", home, away],
@@ -292,7 +276,7 @@ def _match_form_tables(sheet):
             format_points(outcome.away_match_points) if outcome else "",
         ],
     ]
-    tables.append((_("Result"), result, {1, 2}))
+    tables.append((_("Result"), Grid(result, frozenset({1, 2}))))
     return tables
 
 
@@ -313,8 +297,6 @@ def match_forms_pdf(*, sheets) -> bytes:
             story = [paragraph(_("No matches."), title_style)]
         return story
 
-    tables = [
-        (data, numeric) for sheet in sheets for _title, data, numeric in _match_form_tables(sheet)
-    ]
+    grids = [grid for sheet in sheets for _title, grid in _match_form_tables(sheet)]
     title = sheets[0].match if len(sheets) == 1 else _("Match forms")
-    return _document(story, title=title, tables=tables, portrait=True)
+    return _document(story, title=title, grids=grids, portrait=True)

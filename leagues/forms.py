@@ -11,6 +11,7 @@ from common.rulesets import RulesetPreset
 
 from . import selectors
 from .models import Division, League, TeamPlayer
+from .services import LEAGUE_FIELDS
 
 TIE_BREAK_SLOTS = len(League.TieBreak.choices)
 
@@ -72,19 +73,9 @@ class LeagueForm(forms.Form):
 
     @staticmethod
     def league_fields():
-        return [
-            "name",
-            "season",
-            "tables_per_match",
-            "games_per_table",
-            "win_by",
-            "points_rule",
-            "points_win",
-            "points_draw",
-            "points_loss",
-            "points_shared",
-            "is_public",
-        ]
+        """The service's league settings that are a field of this form each (the
+        tie-breaks come from their slots)."""
+        return [name for name in LEAGUE_FIELDS if name != "tie_breaks"]
 
     def clean(self):
         data = super().clean()

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.permissions import Capability, NotVisible, club_required
 from common.downloads import download, file_stem
-from common.forms import apply_validation_error
+from common.forms import apply_validation_error, error_messages
 
 from . import exports, selectors, services
 from .forms import (
@@ -70,11 +70,6 @@ def league_required(manage=False):
         return wrapper
 
     return decorator
-
-
-def _error_messages(request, exc):
-    for message in exc.messages:
-        messages.error(request, message)
 
 
 def _form_page(request, league, form, *, title, action_label, back=None, status=200):
@@ -250,7 +245,7 @@ def team_player_add(request, league, team):
         try:
             services.team_player_add(team=team, member=form.cleaned_data["member"], by=request.user)
         except ValidationError as exc:
-            _error_messages(request, exc)
+            error_messages(request, exc)
     else:
         messages.error(request, _("Choose a player of the team's club."))
     return redirect(team)
@@ -265,7 +260,7 @@ def team_player_remove(request, league, team, player):
     try:
         services.team_player_remove(player=player, by=request.user)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
     return redirect(team)
 
 
@@ -279,7 +274,7 @@ def team_captain_add(request, league, team):
         try:
             services.team_captain_add(team=team, user=form.cleaned_data["user"], by=request.user)
         except ValidationError as exc:
-            _error_messages(request, exc)
+            error_messages(request, exc)
     else:
         messages.error(request, _("Choose an account of the team's club."))
     return redirect(team)
@@ -473,7 +468,7 @@ def match_confirm(request, league, match):
     try:
         services.match_confirm(match=match, by=request.user, side=side)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("Match confirmed."))
     return redirect(match)
@@ -488,7 +483,7 @@ def match_move(request, league, match):
         try:
             services.match_move(match=match, date=form.cleaned_data["date"], by=request.user)
         except ValidationError as exc:
-            _error_messages(request, exc)
+            error_messages(request, exc)
         else:
             messages.success(request, _("Match moved."))
     else:
@@ -505,7 +500,7 @@ def match_reopen(request, league, match):
     try:
         services.match_reopen(match=match, by=request.user, reason=reason)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("The captains' confirmations are taken back."))
     return redirect(match)

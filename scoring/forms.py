@@ -20,7 +20,6 @@ from .messages import MESSAGES, hand_message, mark_legend
 from .models import Adjustment, Hand, Suit, Team
 from .services import HAND_INPUTS, HandInput
 
-HAND_TOTAL = 162
 MAX_SHEET_ROWS = 80
 CLIENT_ID_MAX = Hand._meta.get_field("client_id").max_length
 
@@ -83,7 +82,7 @@ def points_field(label, field=forms.IntegerField):
         label=label,
         required=False,
         min_value=0,
-        max_value=HAND_TOTAL,
+        max_value=rules.HAND_TOTAL,
         error_messages=POINTS_ERRORS,
         widget=Digits(),
     )
@@ -176,16 +175,15 @@ class HandFieldsMixin:
         a, b = data.get("points_a"), data.get("points_b")
         pit = data.get("pit") or ""
         verzaakt = data.get("verzaakt") or ""
-        if a is None and b is None:
-            if verzaakt in (Team.A, Team.B) and self.verzaken_rule.ends_hand:
-                a, b = (0, HAND_TOTAL) if verzaakt == Team.A else (HAND_TOTAL, 0)
-            elif pit:
-                a, b = (HAND_TOTAL, 0) if pit == Team.A else (0, HAND_TOTAL)
-            else:
-                self.add_error("points_a", gettext("Enter the card points of one team."))
-                return data
-        data["points_a"] = a if a is not None else HAND_TOTAL - b
-        data["points_b"] = b if b is not None else HAND_TOTAL - a
+        if verzaakt in (Team.A, Team.B) and self.verzaken_rule.ends_hand:
+            owner = rules.Team(verzaakt).other
+        else:
+            owner = pit or None
+        points = rules.complete_points(a, b, owner=owner)
+        if points is None:
+            self.add_error("points_a", gettext("Enter the card points of one team."))
+            return data
+        data["points_a"], data["points_b"] = points
         data["roem_a"] = data.get("roem_a") or 0
         data["roem_b"] = data.get("roem_b") or 0
         data["declared_a"] = (data.get("declared_a") or "").strip()
@@ -416,13 +414,13 @@ class SheetRowForm(HandFieldsMixin, forms.Form):
         else:
             self._read_roem(data, typed)
         a, b = data.get("points_a"), data.get("points_b")
-        if not self.initial or a is None or b is None or a + b == HAND_TOTAL:
+        if not self.initial or a is None or b is None or a + b == rules.HAND_TOTAL:
             return data
         was_a, was_b = self.initial.get("points_a"), self.initial.get("points_b")
         if a != was_a and b == was_b:
-            data["points_b"] = HAND_TOTAL - a
+            data["points_b"] = rules.other_points(a)
         elif b != was_b and a == was_a:
-            data["points_a"] = HAND_TOTAL - b
+            data["points_a"] = rules.other_points(b)
         return data
 
     def _check_nat(self, data):

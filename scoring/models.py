@@ -238,12 +238,17 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
             models.CheckConstraint(
-                condition=Q(points_a__gte=0, points_a__lte=162, points_b__gte=0, points_b__lte=162),
+                condition=Q(
+                    points_a__gte=0,
+                    points_a__lte=rules.HAND_TOTAL,
+                    points_b__gte=0,
+                    points_b__lte=rules.HAND_TOTAL,
+                ),
                 name="hand_points_0_to_162",
                 violation_error_message=_("Card points are between 0 and 162."),
             ),
             models.CheckConstraint(
-                condition=Q(points_a=162 - F("points_b")),
+                condition=Q(points_a=rules.HAND_TOTAL - F("points_b")),
                 name="hand_points_sum_162",
                 violation_error_message=_("The card points of both teams add up to 162."),
             ),
@@ -252,7 +257,9 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(condition=Q(pit__in=["", *Team.values]), name="hand_pit_known"),
             models.CheckConstraint(
-                condition=Q(pit="") | Q(pit="A", points_a=162) | Q(pit="B", points_b=162),
+                condition=Q(pit="")
+                | Q(pit="A", points_a=rules.HAND_TOTAL)
+                | Q(pit="B", points_b=rules.HAND_TOTAL),
                 name="hand_pit_has_all_points",
                 violation_error_message=_("Pit needs all 162 card points."),
             ),

@@ -6,6 +6,7 @@ from common.forms import DateInput
 from common.text import MEMBER_NAME_MAX, validate_member_name
 
 from .models import Competition, Evening
+from .services import COMPETITION_FIELDS
 
 #: The numbers of each side ranking's definition, each with its kind: the form's,
 #: not the model's fields.
@@ -60,36 +61,12 @@ class CompetitionForm(RulesetFieldsMixin, forms.ModelForm):
 
     class Meta:
         model = Competition
+        # The settings the service takes; the rule set's own fields
+        # (RulesetFieldsMixin) stand in for the overrides and the game's length.
         fields = [
-            "name",
-            "format",
-            "kind",
-            "start_date",
-            "end_date",
-            "ruleset_preset",
-            "rounds_per_evening",
-            "odd_players",
-            "movement",
-            "substitute_strikes_lowest",
-            "finished_may_substitute",
-            "sitout_score",
-            "sitout_mars",
-            "left_over",
-            "late_score",
-            "leaving_policy",
-            "leaving_score",
-            "absence_policy",
-            "absence_score",
-            "absence_unit",
-            "prize_rule",
-            "prize_places",
-            "ranking_basis",
-            "best_of",
-            "best_periods",
-            "min_attendance",
-            "average_unit",
-            "tie_breaks",
-            "side_rankings",
+            name
+            for name in COMPETITION_FIELDS
+            if name not in ("ruleset_overrides", "hands_per_game")
         ]
         widgets = {"start_date": DateInput(), "end_date": DateInput()}
 

@@ -32,6 +32,8 @@ from .models import (
 )
 
 RULE_FIELDS = ("ruleset_preset", "ruleset_overrides", "hands_per_game")
+#: What a director sets of a competition, in the order its form shows them
+#: (:class:`tournaments.forms.CompetitionForm` is made of them).
 COMPETITION_FIELDS = (
     "name",
     "format",
@@ -46,8 +48,8 @@ COMPETITION_FIELDS = (
     "finished_may_substitute",
     "sitout_score",
     "sitout_mars",
-    "late_score",
     "left_over",
+    "late_score",
     "leaving_policy",
     "leaving_score",
     "absence_policy",
@@ -58,8 +60,8 @@ COMPETITION_FIELDS = (
     "ranking_basis",
     "best_of",
     "best_periods",
-    "average_unit",
     "min_attendance",
+    "average_unit",
     "tie_breaks",
     "side_rankings",
 )

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Member
 from clubs.permissions import Capability, club_required, may
-from common.forms import apply_validation_error
+from common.forms import apply_validation_error, error_messages
 from common.params import id_or_404, parse_int
 from common.rulesets import describe_ruleset
 from scoring.rules import InvalidRuleset, get_ruleset
@@ -48,11 +48,6 @@ def _unplayed_words(numbers):
         "Rounds %(rounds)s have not been played.",
         len(numbers),
     ) % {"rounds": ", ".join(str(n) for n in numbers)}
-
-
-def _error_messages(request, exc):
-    for message in exc.messages:
-        messages.error(request, message)
 
 
 def _club_ruleset(club):
@@ -138,9 +133,9 @@ def pair_add(request, club, pk):
         try:
             services.pair_add(competition=competition, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _error_messages(request, exc)
+            error_messages(request, exc)
     else:
-        _error_messages(request, ValidationError(_("Choose two players.")))
+        error_messages(request, ValidationError(_("Choose two players.")))
     return redirect(competition)
 
 
@@ -152,7 +147,7 @@ def pair_remove(request, club, pk, pair):
     try:
         services.pair_remove(pair=pair, by=request.user)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
     return redirect(competition)
 
 
@@ -165,10 +160,10 @@ def period_add(request, club, pk):
         try:
             services.period_add(competition=competition, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _error_messages(request, exc)
+            error_messages(request, exc)
     else:
         for errors in form.errors.values():
-            _error_messages(request, ValidationError(errors))
+            error_messages(request, ValidationError(errors))
     return redirect(competition)
 
 
@@ -235,7 +230,7 @@ def evening_attendance(request, club, pk):
             try:
                 count = services.attendance_all_present(evening=evening, by=request.user)
             except ValidationError as exc:
-                _error_messages(request, exc)
+                error_messages(request, exc)
             else:
                 messages.success(
                     request,
@@ -255,9 +250,9 @@ def evening_attendance(request, club, pk):
                         evening=evening, name=form.cleaned_data["name"], by=request.user
                     )
                 except ValidationError as exc:
-                    _error_messages(request, exc)
+                    error_messages(request, exc)
             else:
-                _error_messages(request, ValidationError(form.errors["name"]))
+                error_messages(request, ValidationError(form.errors["name"]))
         else:
             member = get_object_or_404(Member, club=club, pk=id_or_404(request.POST.get("member")))
             status = request.POST.get("status") or None
@@ -276,7 +271,7 @@ def evening_attendance(request, club, pk):
             except ValidationError as exc:
                 if _wants_json(request):
                     return JsonResponse({"errors": exc.messages}, status=400)
-                _error_messages(request, exc)
+                error_messages(request, exc)
             else:
                 if _wants_json(request):
                     return _attendance_row(request, evening, member)
@@ -324,7 +319,7 @@ def evening_status(request, club, pk):
     try:
         services.evening_set_status(evening=evening, status=status, by=request.user)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
     else:
         if status == Evening.Status.FINISHED and unplayed:
             messages.warning(request, _("The evening is closed.") + " " + _unplayed_words(unplayed))
@@ -341,7 +336,7 @@ def round_draw(request, club, pk):
     try:
         round_ = services.round_draw(evening=evening, by=request.user, odd_mode=odd_mode)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
         return redirect(evening)
     messages.success(request, _("Round %(number)s is drawn.") % {"number": round_.number})
     return redirect(round_)
@@ -397,7 +392,7 @@ def seat_substitute(request, club, pk):
     try:
         services.seat_substitute_set(seat=seat, member=member, by=request.user)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("The substitute is chosen."))
     return redirect(round_)
@@ -412,7 +407,7 @@ def seat_swap(request, club, pk):
     try:
         services.seat_swap(round_=round_, first=first, second=second, by=request.user)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("Swapped."))
     return redirect(round_)
@@ -426,7 +421,7 @@ def round_delete(request, club, pk):
     try:
         services.round_delete(round_=round_, by=request.user)
     except ValidationError as exc:
-        _error_messages(request, exc)
+        error_messages(request, exc)
         return redirect(round_)
     messages.success(request, _("The round is taken back."))
     return redirect(evening)

@@ -49,8 +49,8 @@ from common.formatting import day_text as _date
 from common.pdf import (
     BOLD,
     FONT,
+    column_grid,
     document,
-    fitted_table,
     fitting_pagesize,
     numbered_canvas,
     register_fonts,
@@ -74,17 +74,14 @@ def report_pdf(report: Report) -> bytes:
     from reportlab.platypus import Spacer
 
     styles = _styles()
-    titles = [column.title for column in report.columns]
     tables = [report.rows] + [section.rows for section in report.sections]
-    data = [
-        [titles, *([column.text(row) for column in report.columns] for row in rows)]
-        for rows in tables
-    ]
+    grids = [column_grid(report.columns, rows) for rows in tables]
     # Every column as wide as its widest cell (of every table); the texts (the names)
     # wrap when that is too wide, and the page turns sideways when the names would
     # get less than 45 mm upright.
-    numeric = {index for index, column in enumerate(report.columns) if column.numeric}
-    everything = [titles, *(row for table in data for row in table[1:])]
+    numeric = grids[0].numeric
+    titles = grids[0].data[0]
+    everything = [titles, *(row for grid in grids for row in grid.data[1:])]
     natural, least = table_widths(
         everything, wrap=set(range(len(titles))) - numeric, wrap_header=False
     )
@@ -102,13 +99,13 @@ def report_pdf(report: Report) -> bytes:
     for note in report.notes:
         story.append(_p(note, styles["small"]))
     story.append(Spacer(1, 8))
-    story.append(_report_table(report.rows, data[0], doc.width, numeric))
-    for section, section_data in zip(report.sections, data[1:], strict=True):
+    story.append(_report_table(report.rows, grids[0], doc.width))
+    for section, grid in zip(report.sections, grids[1:], strict=True):
         story.append(Spacer(1, 10))
         story.append(_p(section.title, styles["subtitle"]))
         story.extend(_p(note, styles["small"]) for note in section.notes)
         story.append(Spacer(1, 4))
-        story.append(_report_table(section.rows, section_data, doc.width, numeric))
+        story.append(_report_table(section.rows, grid, doc.width))
         story.extend(_p(note, styles["small"]) for note in section.footnotes)
     notes = column_notes(report.columns)
     if notes:
@@ -122,9 +119,10 @@ def report_pdf(report: Report) -> bytes:
     return buffer.getvalue()
 
 
-def _report_table(rows, data, width, numeric):
-    """One ranked table fitted to ``width``: the header repeating on every page, a
-    line above the players without a rank."""
+def _report_table(rows, grid, width):
+    """One ranked table (``grid``: :func:`common.pdf.column_grid` of ``rows``) fitted
+    to ``width``: the header repeating on every page, a line above the players
+    without a rank."""
     from reportlab.lib import colors
 
     style = [
@@ -133,14 +131,14 @@ def _report_table(rows, data, width, numeric):
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]
-    for number in range(1, len(data)):
+    for number in range(1, len(grid.data)):
         if number % 2 == 0:
             style.append(("BACKGROUND", (0, number), (-1, number), colors.HexColor("#f3f3f3")))
     ranked = [row.get("rank") is not None for row in rows]
     if any(ranked) and not all(ranked):
         line = ranked.index(False) + 1
         style.append(("LINEABOVE", (0, line), (-1, line), 1.2, colors.black))
-    return fitted_table(data, width=width, numeric=numeric, style=style)
+    return grid.table(width, style=style)
 
 
 # ---------------------------------------------------------------- score sheets

@@ -290,7 +290,7 @@ def sheet_length(ruleset: rules.Ruleset) -> int:
         return ruleset.hands_per_game
     # A hand brings both teams together about 162 + roem: a team reaches the
     # target after about 2 * target / 162 hands; two rows to spare.
-    return min(math.ceil(2 * ruleset.target_score / 162) + 2, 40)
+    return min(math.ceil(2 * ruleset.target_score / rules.HAND_TOTAL) + 2, 40)
 
 
 def sheet_legend(ruleset: rules.Ruleset, style=rules.sheet.MarkStyle.PIT_TEAM) -> str:

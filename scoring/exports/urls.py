@@ -11,36 +11,21 @@ app_name = "exports"
 
 CLUB = "clubs/<slug:club>/"
 
+
+def _per_format(route, view, name, formats=("xlsx", "csv", "pdf")):
+    """One file in each of ``formats``: ``route.xlsx`` named ``name-xlsx``, ...; the
+    view is given the format as ``fmt``."""
+    return [path(f"{route}.{fmt}", view, {"fmt": fmt}, name=f"{name}-{fmt}") for fmt in formats]
+
+
 urlpatterns = [
     path(f"{CLUB}archive.zip", archive_views.club_archive_download, name="club-archive"),
     path("import-club/", archive_views.club_archive_upload, name="club-archive-import"),
-    *[
-        path(
-            f"{CLUB}competitions/<int:pk>/standings.{fmt}",
-            views.standings_download,
-            {"fmt": fmt},
-            name=f"standings-{fmt}",
-        )
-        for fmt in ("xlsx", "csv", "pdf")
-    ],
-    *[
-        path(
-            f"{CLUB}evenings/<int:pk>/result.{fmt}",
-            views.evening_result_download,
-            {"fmt": fmt},
-            name=f"evening-{fmt}",
-        )
-        for fmt in ("xlsx", "csv", "pdf")
-    ],
-    *[
-        path(
-            f"{CLUB}competitions/<int:pk>/hands.{fmt}",
-            views.hand_log_download,
-            {"fmt": fmt},
-            name=f"hands-{fmt}",
-        )
-        for fmt in ("xlsx", "csv")
-    ],
+    *_per_format(f"{CLUB}competitions/<int:pk>/standings", views.standings_download, "standings"),
+    *_per_format(f"{CLUB}evenings/<int:pk>/result", views.evening_result_download, "evening"),
+    *_per_format(
+        f"{CLUB}competitions/<int:pk>/hands", views.hand_log_download, "hands", ("xlsx", "csv")
+    ),
     path(
         f"{CLUB}rounds/<int:pk>/score-sheets.pdf",
         views.scoresheets_download,

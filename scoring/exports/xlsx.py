@@ -22,10 +22,10 @@ Decisions
 
 from django.utils.translation import gettext as _
 
-from common.columns import DECIMAL, RANK, TEXT, column_notes
+from common.columns import column_notes
 from common.csvfile import FORMULA_TRIGGERS
 from common.formatting import date_text
-from common.xlsxfile import XlsxWriter, set_widths
+from common.xlsxfile import XlsxWriter, column_sheet, set_widths
 
 from .handlog import COLUMNS, HandLogRow, titles
 from .reports import Report
@@ -58,50 +58,18 @@ def report_xlsx(report: Report) -> bytes:
 
 
 def _report_sheet(out, report, *, name, heading, notes, rows, footnotes):
-    from openpyxl.utils import get_column_letter
-
-    sheet = out.sheet(name)
-    set_widths(sheet, [column.width for column in report.columns])
-    top = [
-        [out.text(sheet, f"{heading} · {report.club}", font=out.title_font)],
-        [out.text(sheet, report.subtitle)],
-    ]
+    lines = [report.subtitle]
     if report.printed:
-        printed = _("Printed %(date)s") % {"date": date_text(report.printed)}
-        top.append([out.text(sheet, printed)])
-    top += [[out.text(sheet, note)] for note in notes]
-    top.append([])
-    header_row = len(top) + 1
-    last = get_column_letter(len(report.columns))
-    sheet.freeze_panes = f"A{header_row + 1}"
-    sheet.auto_filter.ref = f"A{header_row}:{last}{header_row + max(len(rows), 1)}"
-    sheet.print_title_rows = f"{header_row}:{header_row}"
-    for row in top:
-        sheet.append(row)
-    comments = [column.help for column in report.columns]
-    sheet.append(out.header(sheet, [column.title for column in report.columns], comments))
-    for row in rows:
-        cells = []
-        for column in report.columns:
-            value = column.cell(row)  # a decimal rounded as the page shows it
-            if column.kind == TEXT:
-                cells.append(out.text(sheet, value))
-            elif column.kind == RANK:
-                cells.append(out.number(sheet, value, '0"="' if row.get("shared") else None))
-            elif column.kind == DECIMAL:
-                cells.append(out.number(sheet, value, "0." + "0" * column.decimals))
-            else:
-                cells.append(out.number(sheet, value))
-        sheet.append(cells)
-    column_help = column_notes(report.columns)
-    if column_help:
-        sheet.append([])
-        for column in column_help:
-            sheet.append([out.text(sheet, column.note)])
-    if footnotes:
-        sheet.append([])
-        for note in footnotes:
-            sheet.append([out.text(sheet, note)])
+        lines.append(_("Printed %(date)s") % {"date": date_text(report.printed)})
+    column_sheet(
+        out,
+        name,
+        report.columns,
+        rows,
+        title=f"{heading} · {report.club}",
+        lines=[*lines, *notes],
+        below=[[column.note for column in column_notes(report.columns)], footnotes],
+    )
 
 
 HAND_LOG_WIDTHS = {

@@ -53,9 +53,12 @@ __all__ = [
     "Outcome",
     "banked_roem",
     "Roefel",
+    "all_points",
     "check_declarations",
+    "complete_points",
     "check_roefel",
     "format_declarations",
+    "other_points",
     "parse_declarations",
     "roefel_of",
     "score_hand",
@@ -156,6 +159,52 @@ class HandResult(NamedTuple):
             outcome=self.outcome,
             scores=self.scores.swapped(),
         )
+
+
+def other_points(points: int) -> int:
+    """The other team's card points when one team has ``points``: 162 minus them
+    (the 162 invariant). What a scorer gets for the side left blank.
+
+    >>> other_points(90)
+    72
+    """
+    return HAND_TOTAL - points
+
+
+def all_points(team: Team | str) -> PerTeam:
+    """The card points of a hand in which ``team`` has all 162 and the other team
+    0: a pit, the other team's after verzaken, the defenders' beside a nat. A
+    ``team`` that is not A or B raises :class:`InvalidHand` (``unknown_team``).
+
+    >>> all_points("B")
+    PerTeam(a=0, b=162)
+    """
+    return PerTeam(HAND_TOTAL, 0) if _team(team, "points") is _A else PerTeam(0, HAND_TOTAL)
+
+
+def complete_points(
+    a: int | None, b: int | None, *, owner: Team | str | None = None
+) -> PerTeam | None:
+    """The card points of both teams from what was written, one side possibly blank.
+
+    One blank side is :func:`other_points` of the other; both blank is
+    :func:`all_points` of ``owner`` (the pit team, or the other team after
+    verzaken), or None when nobody owns them (the scorer has to type one). Two
+    written sides are returned as they are: whether they add up is
+    :func:`score_hand`'s check.
+
+    >>> complete_points(90, None)
+    PerTeam(a=90, b=72)
+    >>> complete_points(None, None, owner="A")
+    PerTeam(a=162, b=0)
+    """
+    if a is None and b is None:
+        return None if owner is None else all_points(owner)
+    if a is None:
+        return PerTeam(other_points(b), b)  # type: ignore[arg-type]
+    if b is None:
+        return PerTeam(a, other_points(a))
+    return PerTeam(a, b)
 
 
 def _as_ruleset(ruleset: object) -> Ruleset:
@@ -739,7 +788,7 @@ def _score_verzaken(
             code="verzaken_with_pit",
             params={"team": str(offender)},
         )
-    expected = (0, HAND_TOTAL) if offender is _A else (HAND_TOTAL, 0)
+    expected = all_points(other)
     if points is not None and tuple(_check_points(points)) != expected:
         raise InvalidHand(
             f"team {offender} reneged: the card points are {HAND_TOTAL} for team {other} "

@@ -56,8 +56,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import HAND_TOTAL
-from .hands import HandResult, InvalidHand, score_hand
+from .hands import HandResult, InvalidHand, all_points, complete_points, score_hand
 from .rulesets import Choice, Ruleset
 from .teams import PerTeam, Team, parse_team
 
@@ -315,10 +314,7 @@ def write_row(
     stored hand's values): the cells of each team add up to what it banks (the
     card points as entered; nat 0 and 162), the marks by :func:`marks` in ``style``."""
     player = parse_team(playing)
-    if nat:
-        points = PerTeam(0, HAND_TOTAL) if player is Team.A else PerTeam(HAND_TOTAL, 0)
-    else:
-        points = PerTeam(*points)
+    points = all_points(player.other) if nat else PerTeam(*points)
     return SheetRow(
         points=points,
         roem=PerTeam(scores[0] - points[0], scores[1] - points[1]),
@@ -362,14 +358,8 @@ def read_row(
     pit, verzaakt = read_marks(playing=playing, marks=marks, style=style)
     pa = read_points(points[0], team=Team.A, playing=playing)
     pb = read_points(points[1], team=Team.B, playing=playing)
-    if pa is None and pb is None:
-        owner = verzaakt.other if verzaakt is not None else pit
-        if owner is not None:
-            pa, pb = (HAND_TOTAL, 0) if owner is Team.A else (0, HAND_TOTAL)
-    elif pa is None:
-        pa = HAND_TOTAL - pb
-    elif pb is None:
-        pb = HAND_TOTAL - pa
+    owner = verzaakt.other if verzaakt is not None else pit
+    written = complete_points(pa, pb, owner=owner)
     if any(declared):
         entered: tuple = tuple(declared)
     else:
@@ -380,7 +370,7 @@ def read_row(
     return score_hand(
         ruleset,
         playing=playing,
-        points=None if pa is None else (pa, pb),
+        points=written,
         roem=entered,
         pit=pit,
         verzaakt=verzaakt,

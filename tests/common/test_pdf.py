@@ -2,11 +2,13 @@
 
 import datetime
 import io
+from fractions import Fraction
 
 from django.utils import translation
 from pypdf import PdfReader
 
-from common.pdf import document, font_files, numbered_canvas, paragraph, styles
+from common.columns import DECIMAL, NO_RANK, RANK, TEXT, Column
+from common.pdf import column_grid, document, font_files, numbered_canvas, paragraph, styles
 
 
 def pdf_fonts(data):
@@ -45,3 +47,23 @@ def test_a_document_prints_every_alphabet_in_the_embedded_font_only():
     fonts = pdf_fonts(data)
     assert fonts and all(fonts.values()), fonts
     assert all("DejaVuSans" in name for name in fonts), fonts
+
+
+def test_a_column_grid_prints_the_titles_the_pages_texts_and_right_aligns_numbers():
+    columns = [
+        Column("rank", "Plaats", RANK, 7),
+        Column("name", "Naam", TEXT, 20),
+        Column("average", "Gemiddelde", DECIMAL, 10, 1),
+    ]
+    rows = [
+        {"rank": 3, "shared": True, "name": "Ann", "average": Fraction(16251, 10)},
+        {"rank": None, "name": "Bob", "average": None},
+    ]
+    with translation.override("nl"):
+        grid = column_grid(columns, rows)
+    assert grid.data == [
+        ["Plaats", "Naam", "Gemiddelde"],
+        ["3=", "Ann", "1625,1"],
+        [NO_RANK, "Bob", ""],
+    ]
+    assert grid.numeric == {0, 2}

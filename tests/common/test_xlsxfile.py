@@ -2,10 +2,12 @@
 
 import datetime
 import io
+from fractions import Fraction
 
 import openpyxl
 
-from common.xlsxfile import MAX_WIDTH, MIN_WIDTH, XlsxWriter, table_sheet
+from common.columns import DATE, DECIMAL, NUMBER, RANK, TEXT, Column
+from common.xlsxfile import MAX_WIDTH, MIN_WIDTH, XlsxWriter, column_sheet, table_sheet
 
 
 def read(data):
@@ -44,3 +46,34 @@ def test_a_table_sheet_holds_real_values_and_guards_formulas():
 
 def test_an_empty_workbook_still_has_a_sheet():
     assert read(XlsxWriter().save()).sheetnames == ["Sheet"]
+
+
+def test_a_column_sheet_writes_each_kind_of_column_as_the_page_shows_it():
+    columns = [
+        Column("rank", "Plaats", RANK, 7),
+        Column("name", "Naam", TEXT, 20, help="Wie speelde."),
+        Column("average", "Gemiddelde", DECIMAL, 10, 1),
+        Column("day", "Datum", DATE, 11),
+        Column("points", "Punten", NUMBER, 10, 2),
+    ]
+    rows = [
+        {"rank": 3, "shared": True, "name": "=1+1", "average": Fraction(16251, 10), "points": 7},
+        {"rank": 5, "name": "Bob", "day": datetime.date(2026, 10, 6), "points": Fraction(5, 8)},
+    ]
+    out = XlsxWriter()
+    column_sheet(out, "Stand", columns, rows, title="Stand", lines=["na 3 avonden"])
+    sheet = read(out.save())["Stand"]
+    # The title, the line, an empty row, then the header: frozen and filtered under it.
+    assert sheet["A1"].value == "Stand" and sheet["A2"].value == "na 3 avonden"
+    assert [cell.value for cell in sheet[4]] == ["Plaats", "Naam", "Gemiddelde", "Datum", "Punten"]
+    assert sheet.freeze_panes == "A5" and sheet.auto_filter.ref == "A4:E6"
+    assert sheet["B4"].comment.text == "Wie speelde."
+    shared, plain = sheet[5], sheet[6]
+    assert shared[0].value == 3 and shared[0].number_format == '0"="'  # shows 3=, sorts as 3
+    assert plain[0].value == 5 and plain[0].number_format == "General"
+    assert shared[1].value == "=1+1" and shared[1].quotePrefix
+    assert shared[2].value == 1625.1 and shared[2].number_format == "0.0"
+    assert plain[3].value == datetime.datetime(2026, 10, 6)
+    assert plain[3].number_format == "yyyy-mm-dd"
+    assert shared[4].value == 7 and plain[4].value == 0.63
+    assert [sheet.column_dimensions[letter].width for letter in "AB"] == [7, 20]
