@@ -56,6 +56,7 @@ from clubs.permissions import Capability, may, require
 from scoring import services as scoring_services
 from scoring.models import Adjustment, Game, Hand
 from tournaments.models import Competition, Evening, Round, Seat, Table
+from tournaments.services import RULE_FIELDS
 
 from . import schedule
 from . import table as league_table
@@ -69,7 +70,6 @@ from .models import (
     TeamPlayer,
 )
 
-RULE_FIELDS = ("ruleset_preset", "ruleset_overrides", "hands_per_game")
 FORMAT_FIELDS = (
     "tables_per_match",
     "games_per_table",

@@ -821,16 +821,29 @@ def adjustment_record(
 # these (so a failure here undoes the draw, the swap or the change).
 
 
-def _sitout_adjustment(round_, member_id, competition, by):
+def sitout_adjustment(*, round_, member_id, points, marsen, by) -> Adjustment:
+    """The (unsaved) score of a player who sits out ``round_``: the one way it is made,
+    by a round's draw (the competition's sit-out score) and by the results import (the
+    file's); the caller saves it in its transaction."""
     return Adjustment(
         evening=round_.evening,
         round=round_,
         kind=Adjustment.Kind.SITOUT,
         member_id=member_id,
-        points=competition.sitout_score,
-        marsen=1 if competition.sitout_mars else 0,
+        points=points,
+        marsen=marsen,
         reason=_("Sat out round %(number)s") % {"number": round_.number},
         created_by=by,
+    )
+
+
+def _sitout_adjustment(round_, member_id, competition, by):
+    return sitout_adjustment(
+        round_=round_,
+        member_id=member_id,
+        points=competition.sitout_score,
+        marsen=1 if competition.sitout_mars else 0,
+        by=by,
     )
 
 

@@ -228,7 +228,7 @@ def _header(number, titles, preview, table, *, totals=False):
 _ROUND = {"low": 1, "high": 99}
 _TABLE = {"low": 1, "high": 999}
 _HAND = {"low": 1, "high": 99}
-_POINTS = {"low": 0, "high": 162}
+_POINTS = {"low": 0, "high": rules.HAND_TOTAL}
 _ROEM = {"low": 0, "high": 2000}
 _SCORE = {"low": 0, "high": 10000}
 _SITOUT = {"low": -10000, "high": 10000}
@@ -393,7 +393,7 @@ def _read_rows(records, fields, preview, ruleset):
         points_a = row.number_in("points_a", _POINTS, what["points"], required=points_needed)
         points_b = row.number_in("points_b", _POINTS, what["points"], required=points_needed)
         if not points_needed:
-            points_a, points_b = (0, rules.HAND_TOTAL) if verzaakt == "A" else (rules.HAND_TOTAL, 0)
+            points_a, points_b = rules.all_points("B" if verzaakt == "A" else "A")
         roem_a = row.number_in("roem_a", _ROEM, what["roem"], required=False, default=0)
         roem_b = row.number_in("roem_b", _ROEM, what["roem"], required=False, default=0)
         declared = _read_declarations(row, ruleset)

@@ -19,7 +19,7 @@ from common.tabular import ImportRejected, Limits, Problem
 from common.text import name_key
 from scoring.models import Adjustment, AuditEntry, Game, Hand
 from scoring.results.services import evening_totals_store
-from scoring.services import game_counts, games_create
+from scoring.services import game_counts, games_create, sitout_adjustment
 from tournaments.models import Attendance, Competition, Evening, EveningLog, Round, Seat, Table
 
 from ..handlog import NAMES, POSITION
@@ -222,15 +222,12 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
             present.add((evening.pk, member_id))
             seats.append(Seat(round=round_, member_id=member_id))
             adjustments.append(
-                Adjustment(
-                    evening=evening,
-                    round=round_,
-                    kind=Adjustment.Kind.SITOUT,
+                sitout_adjustment(
+                    round_=round_,
                     member_id=member_id,
                     points=sitout.points,
                     marsen=sitout.marsen,
-                    reason=_("Sat out round %(number)s") % {"number": sitout.round},
-                    created_by=user,
+                    by=user,
                 )
             )
     present.update((seat.round.evening_id, seat.member_id) for seat in seats)
