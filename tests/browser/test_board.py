@@ -4,7 +4,7 @@ import pytest
 
 from scoring import services
 from tests import factories
-from tests.scoring.test_table_entry import names_of, record
+from tests.scoring.test_table_entry import names_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -12,7 +12,7 @@ SCREENS = [{"width": 1280, "height": 720}, {"width": 1920, "height": 1080}]
 
 
 def confirm(table):
-    game = record(table.game, 16)
+    game = factories.hands(table.game, 16, keeper="A")
     services.game_confirm(game=game, name=names_of(table).b[0])
 
 

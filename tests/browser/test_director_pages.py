@@ -5,7 +5,6 @@ import pytest
 from scoring.models import Hand
 from tests import factories
 from tests.browser.conftest import login
-from tests.scoring.test_table_entry import record
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -17,7 +16,7 @@ def test_changing_one_teams_points_on_a_stored_row_moves_the_other(
     club = factories.club(name="De Boom", slug="de-boom")
     director = factories.role(club, "director", factories.user("leider"))
     table = drawn_evening(club, director).tables[0]
-    record(table.game, 2)  # two hands of 100 - 62
+    factories.hands(table.game, 2, keeper="A")  # two hands of 100 - 62
     login(page, live_server, "leider")
     page.goto(f"{live_server.url}/clubs/de-boom/tables/{table.pk}/sheet/")
     page.fill("input[name=h1-points_a]", "90")

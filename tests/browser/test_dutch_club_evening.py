@@ -21,7 +21,7 @@ from tests.browser.conftest import login
 from tests.browser.test_board import SCREENS, state
 from tests.browser.test_offline_entry import enter, queued
 from tests.browser.test_phone_entry import focused_name, in_viewport
-from tests.scoring.test_table_entry import names_of, record
+from tests.scoring.test_table_entry import names_of
 from tournaments.models import Competition, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -147,7 +147,7 @@ def test_a_club_evening_in_dutch_from_set_up_to_the_tv_board(
     shot(page, "corrected")
 
     # --- Table 2 plays through the services; unconfirmed, the result is provisional ----------
-    game = record(tables[2].game, 16)
+    game = factories.hands(tables[2].game, 16, keeper="A")
     result_url = f"{live_server.url}/clubs/de-boom/evenings/{evening.pk}/result/"
     page.goto(result_url)
     shot(page, "provisional-result")

@@ -5,7 +5,7 @@ import pytest
 
 from scoring import services
 from tests import factories
-from tests.scoring.test_table_entry import names_of, record
+from tests.scoring.test_table_entry import names_of
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +27,7 @@ def result_url(live_server, drawn_evening):
         if number > 1:
             tournament_services.round_draw(evening=play.evening, by=director, seed=number)
         for table in play.evening.rounds.get(number=number).tables.all():
-            game = record(table.game, 16, points_a=60 + 10 * table.number)
+            game = factories.hands(table.game, 16, points_a=60 + 10 * table.number, keeper="A")
             services.game_confirm(game=game, name=names_of(table).b[0])
     tournament_services.evening_set_status(evening=play.evening, status="finished", by=director)
     return f"{live_server.url}/clubs/de-boom/evenings/{play.evening.pk}/result/"

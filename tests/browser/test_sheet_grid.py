@@ -8,7 +8,6 @@ from scoring.messages import SHEET_BONUS_MESSAGES
 from scoring.models import Game, Hand
 from tests import factories
 from tests.browser.conftest import login
-from tests.scoring.test_declared_roem import _play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,7 +19,7 @@ def open_grid(page, live_server, table):
 def start(page, live_server, director, preset):
     """A drawn table of a competition under ``preset``, its grid open for the director."""
     club, user = director
-    table = _play(club, user, preset).table
+    table = factories.drawn_round(club, user, players=4, ruleset_preset=preset).table
     login(page, live_server, "leider")
     open_grid(page, live_server, table)
     return table
