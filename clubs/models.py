@@ -494,9 +494,9 @@ class PendingUpload(models.Model):
     In the database, not on one box's disk, so that the box that confirms need not be
     the one that showed the preview. Only its uploader reads it back, in its club
     (``clubs.services.pending_upload_take``); it goes when the import is done, when the
-    same person uploads the next file, and an hour after the upload at the latest
-    (``manage.py cleanup``). It holds what the file holds (names of players), so it is
-    kept no longer than that.
+    same person uploads the next file; an hour after the upload it can no longer be
+    taken, and the next upload or the daily ``manage.py cleanup`` drops it. It holds what
+    the file holds (names of players), so it is kept no longer than that.
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")

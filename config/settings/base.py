@@ -294,9 +294,11 @@ def cache_from_url(url: str, *, prefix: str) -> dict:
             "LOCATION": str(Path(parts.path) / prefix),
             "OPTIONS": {"MAX_ENTRIES": 10_000},
         }
+    # Shown without what stands before an "@" (a password there would reach the logs).
+    shown = f"{parts.scheme}:…@{url.rpartition('@')[2]}" if "@" in url else url
     raise ImproperlyConfigured(
         "DJANGO_CACHE_URL must be redis://host:port/db, rediss://host:port/db or "
-        f"file:///folder, not {url!r}."
+        f"file:///folder, not {shown!r}."
     )
 
 

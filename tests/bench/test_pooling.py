@@ -10,6 +10,7 @@ only: these run on the PostgreSQL leg of ``make test``.
 
 import json
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -53,10 +54,12 @@ def pgbouncer(postgres_url):
     """
     if not os.path.exists(PGBOUNCER):
         missing("PgBouncer is not installed (apt-get install pgbouncer)")
-    folder = tempfile.mkdtemp(prefix="klaverjas-pgbouncer-")
-    os.chmod(folder, 0o777)
+    folder = tempfile.mkdtemp(prefix="klaverjas-pgbouncer-")  # 0700
     tmp_path = Path(folder)
     as_root = ["--user", "nobody"] if os.geteuid() == 0 else []
+    if as_root:  # nobody's own folder, for its log and pid file; no other user may write there
+        nobody = pwd.getpwnam("nobody")
+        os.chown(folder, nobody.pw_uid, nobody.pw_gid)
     server = urlsplit(postgres_url)
     user = server.username or "postgres"
     port = _free_port()

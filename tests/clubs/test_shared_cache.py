@@ -132,3 +132,18 @@ def test_six_boxes_trying_at_once_get_five_tries_together_not_five_each():
     allowed = [int(box.communicate(timeout=60)[0]) for box in boxes]
     assert sum(allowed) == 5, allowed
     assert all(box.returncode == 0 for box in boxes)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "reddis://:s3cret-pw@cache:6379/0",
+        "redis://user:s3cret-pw@/0",
+        "http://:s3cret-pw@x",
+        "redis:/:s3cret-pw@cache",
+    ],
+)
+def test_a_wrong_cache_url_is_refused_without_its_password(url):
+    with pytest.raises(ImproperlyConfigured) as refused:
+        cache_from_url(url, prefix="p")
+    assert "s3cret-pw" not in str(refused.value)
