@@ -240,33 +240,60 @@ def _window(cache, key, now):
 _process_lock = threading.Lock()
 
 
-COUNTING_KEY = "throttle-counting"
+COUNTING_PREFIX = "throttle-counting:"
 COUNTING_SECONDS = 5
 
 
+class CountingBusy(Exception):
+    """A shared cache's counting keys stayed taken: the try is refused, not counted."""
+
+
+def _shared_locks(cache, keys):
+    """Take a counting key for each of ``keys`` in a shared cache such as Redis: a key
+    only one can ``add``, kept at most :data:`COUNTING_SECONDS` should its holder die.
+    In sorted order, so two tries never wait for each other; a try waits only for tries
+    of the same keys (one address, one e-mail, one member), never for everyone's.
+    Raises :class:`CountingBusy` after at most :data:`COUNTING_SECONDS`."""
+    token = os.urandom(8).hex()
+    taken = []
+    deadline = time.monotonic() + COUNTING_SECONDS
+    try:
+        for key in sorted(set(keys)):
+            name = COUNTING_PREFIX + key
+            while not cache.add(name, token, timeout=COUNTING_SECONDS):
+                if time.monotonic() > deadline:
+                    raise CountingBusy(key)
+                time.sleep(0.002)
+            taken.append(name)
+    except BaseException:
+        _shared_release(cache, taken, token)
+        raise
+    return taken, token
+
+
+def _shared_release(cache, taken, token):
+    for name in taken:
+        if cache.get(name) == token:
+            cache.delete(name)
+
+
 @contextmanager
-def _counting(cache):
-    """Read, count and write back in turns: across this process's threads, and
-    across the machine's server processes when the throttle cache is the file
-    cache (a lock file in its folder), or across every box when it is a shared cache
-    such as Redis (a key only one can ``add``, kept at most :data:`COUNTING_SECONDS`
-    should its holder die), so concurrent tries cannot share a count."""
+def _counting(cache, keys=()):
+    """Read, count and write back in turns, so concurrent tries cannot share a count:
+    across this process's threads (its own cache), across the machine's server
+    processes when the throttle cache is the file cache (a lock file in its folder),
+    or across every box when it is a shared cache such as Redis (a counting key per
+    counted key, :func:`_shared_locks`)."""
+    if not isinstance(cache, LocMemCache | FileBasedCache):
+        taken, token = _shared_locks(cache, keys)
+        try:
+            yield
+        finally:
+            _shared_release(cache, taken, token)
+        return
     with _process_lock:
         if isinstance(cache, LocMemCache):  # this process's own: the lock above suffices
             yield
-            return
-        if not isinstance(cache, FileBasedCache):
-            token = os.urandom(8).hex()
-            deadline = time.monotonic() + 2 * COUNTING_SECONDS
-            while not cache.add(COUNTING_KEY, token, timeout=COUNTING_SECONDS):
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the throttle cache's counting key was never free")
-                time.sleep(0.002)
-            try:
-                yield
-            finally:
-                if cache.get(COUNTING_KEY) == token:
-                    cache.delete(COUNTING_KEY)
             return
         os.makedirs(cache._dir, exist_ok=True)
         with open(os.path.join(cache._dir, "counting.lock"), "ab") as handle:
@@ -309,15 +336,19 @@ def throttle_allowed(keys_with_limits, *, window: int) -> bool:
     """
     cache = caches["throttle"]
     keys_with_limits = list(keys_with_limits)
-    with _counting(cache):
-        now = time.time()
-        current = [(key, limit, _window(cache, key, now)) for key, limit in keys_with_limits]
-        if any(found is not None and found.count >= limit for _key, limit, found in current):
-            return False
-        for key, limit, found in current:
-            count = 1 if found is None else found.count + 1
-            ends = now + window if found is None or count >= limit else found.ends
-            cache.set(key, (count, ends), timeout=math.ceil(ends - now))
+    try:
+        with _counting(cache, [key for key, _limit in keys_with_limits]):
+            now = time.time()
+            current = [(key, limit, _window(cache, key, now)) for key, limit in keys_with_limits]
+            if any(found is not None and found.count >= limit for _key, limit, found in current):
+                return False
+            for key, limit, found in current:
+                count = 1 if found is None else found.count + 1
+                ends = now + window if found is None or count >= limit else found.ends
+                cache.set(key, (count, ends), timeout=math.ceil(ends - now))
+    except CountingBusy:
+        logger.warning("throttle: counting keys stayed taken; the try is refused")
+        return False
     return True
 
 

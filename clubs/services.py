@@ -66,6 +66,14 @@ PIN_RE = re.compile(r"[0-9]{4,6}\Z")
 #: Wrong PINs allowed per member within PIN_LOCK_SECONDS before every try is refused.
 PIN_TRIES = 5
 PIN_LOCK_SECONDS = 10 * 60
+#: Tries of any member's PIN at one place (a table) within PIN_LOCK_SECONDS: whoever
+#: holds a table's link cannot go round its players five tries each. Not cleared by a
+#: right PIN (a player at the table could otherwise clear it with their own).
+PIN_PLACE_TRIES = 10
+#: Wrong PINs allowed per member in a day: 5 every 10 minutes would still be 720 a day,
+#: against 10,000 four-digit PINs.
+PIN_DAY_TRIES = 20
+PIN_DAY_SECONDS = 24 * 60 * 60
 
 
 def typed_exactly(typed, name) -> bool:
@@ -1161,13 +1169,15 @@ def _pin_tries_key(member) -> str:
     return f"confirm-pin-tries:{member.pk}"
 
 
-def member_pin_check(*, member: Member, pin: str) -> None:
+def member_pin_check(*, member: Member, pin: str, place: str = "") -> None:
     """Raise a ``ValidationError`` on the ``pin`` field unless ``pin`` is the member's PIN.
 
     Throttled (:func:`clubs.auth.throttle_allowed`, each try counted before the
     PIN is checked): after :data:`PIN_TRIES` tries without the right PIN, the
-    member's PIN is refused for :data:`PIN_LOCK_SECONDS`, even the right one; a
-    right PIN clears the count.
+    member's PIN is refused for :data:`PIN_LOCK_SECONDS`, even the right one, and after
+    :data:`PIN_DAY_TRIES` for the rest of the day; a right PIN clears both counts. At
+    one ``place`` (e.g. ``"table:12"``) at most :data:`PIN_PLACE_TRIES` tries of any
+    members' PINs count within :data:`PIN_LOCK_SECONDS`, right or wrong.
     """
     if not member.pin:
         raise ValidationError(
@@ -1176,15 +1186,20 @@ def member_pin_check(*, member: Member, pin: str) -> None:
                 % {"name": member.name}
             }
         )
-    key = _pin_tries_key(member)
-    if not throttle_allowed([(key, PIN_TRIES)], window=PIN_LOCK_SECONDS):
+    key, day_key = _pin_tries_key(member), f"confirm-pin-day:{member.pk}"
+    keys = [(key, PIN_TRIES)] + ([(f"confirm-pin-place:{place}", PIN_PLACE_TRIES)] if place else [])
+    if not throttle_allowed(keys, window=PIN_LOCK_SECONDS):
         raise ValidationError(
             {"pin": _("Too many wrong PINs; wait ten minutes or ask the tournament director.")}
+        )
+    if not throttle_allowed([(day_key, PIN_DAY_TRIES)], window=PIN_DAY_SECONDS):
+        raise ValidationError(
+            {"pin": _("Too many wrong PINs today; ask the tournament director to confirm.")}
         )
     right, store_anew = pin_matches(pin, member.pin)
     if not right:
         raise ValidationError({"pin": _("That PIN is wrong; nothing is confirmed.")})
-    throttle_clear(key)
+    throttle_clear(key, day_key)
     if store_anew:
         Member.objects.filter(pk=member.pk, pin=member.pin).update(pin=pin_hash(pin))
 

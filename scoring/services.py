@@ -588,7 +588,7 @@ def _check_confirmer_pin(game, *, name, pin):
         raise ValidationError(
             {"pin": _("This club confirms with a PIN; ask the tournament director to confirm.")}
         )
-    member_pin_check(member=seat.member, pin=pin)
+    member_pin_check(member=seat.member, pin=pin, place=f"table:{game.table_id}")
 
 
 def _confirm(game, *, name, by):

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 
-from clubs import auth
+from clubs import auth, services
 from clubs.models import Member
 from clubs.services import member_pin_check, member_pin_set
 from tests import factories
@@ -83,3 +83,45 @@ def test_a_malformed_stored_value_is_refused_not_an_error(member):
     for value in ("pin-hmac-sha256$", "pin-hmac-sha256$salt", "garbage", "pbkdf2_sha256$1$x$y"):
         Member.objects.filter(pk=member.pk).update(pin=value)
         assert not right(member, "4711")
+
+
+def refusal(member, pin, place=""):
+    try:
+        member_pin_check(member=Member.objects.get(pk=member.pk), pin=pin, place=place)
+    except ValidationError as exc:
+        return " ".join(exc.message_dict["pin"])
+    return None
+
+
+def test_one_table_cannot_go_round_its_players_five_tries_each(club):
+    admin = factories.role(club, "admin")
+    players = [factories.member(club) for _ in range(4)]
+    for n, player in enumerate(players):
+        member_pin_set(member=player, pin=f"{4711 + n}", by=admin)
+    tries = 0
+    for player in players[:3]:
+        for _ in range(services.PIN_TRIES - 1):
+            tries += 1
+            assert "klopt niet" in refusal(player, "0000", "table:1")
+            if tries == services.PIN_PLACE_TRIES:
+                break
+        if tries == services.PIN_PLACE_TRIES:
+            break
+    assert tries == services.PIN_PLACE_TRIES
+    # the fourth player's right PIN is refused at that table, not at another
+    assert "Te vaak" in refusal(players[3], "4714", "table:1")
+    assert refusal(players[3], "4714", "table:2") is None
+
+
+def test_a_member_has_twenty_wrong_pins_a_day_however_slowly_they_come(club, member):
+    member_pin_set(member=member, pin="4711", by=factories.role(club, "admin"))
+    now = [1_800_000_000.0]
+    with mock.patch("time.time", lambda: now[0]):
+        for _ in range(services.PIN_DAY_TRIES // (services.PIN_TRIES - 1)):
+            for _ in range(services.PIN_TRIES - 1):
+                assert "klopt niet" in refusal(member, "0000")
+            now[0] += services.PIN_LOCK_SECONDS + 1
+        assert "Vandaag te vaak" in refusal(member, "4711")
+        now[0] += services.PIN_DAY_SECONDS + 1
+        assert refusal(member, "4711") is None
+        assert "klopt niet" in refusal(member, "0000")  # the right PIN cleared the day's count

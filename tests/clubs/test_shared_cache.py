@@ -91,7 +91,23 @@ def test_a_count_in_redis_lasts_its_window_and_clears(redis_throttle):
     assert [auth.throttle_allowed([(key, 3)], window=60) for _ in range(4)] == [1, 1, 1, 0]
     auth.throttle_clear(key)
     assert auth.throttle_allowed([(key, 3)], window=60)
-    assert redis_throttle.get(auth.COUNTING_KEY) is None  # the counting key is given back
+    assert redis_throttle.get(auth.COUNTING_PREFIX + key) is None  # the counting key is back
+
+
+@needs_redis
+def test_a_taken_counting_key_holds_up_only_its_own_key_and_then_refuses(
+    redis_throttle, monkeypatch
+):
+    """A flood on one address cannot slow everyone's brakes: a try waits only for
+    tries of its own keys, and a key that stays taken refuses the try (not a 500)."""
+    monkeypatch.setattr(auth, "COUNTING_SECONDS", 0.3)
+    stuck, free = uuid.uuid4().hex, uuid.uuid4().hex
+    redis_throttle.add(auth.COUNTING_PREFIX + stuck, "someone else", timeout=30)
+    assert auth.throttle_allowed([(free, 3)], window=60)
+    assert not auth.throttle_allowed([(free, 3), (stuck, 3)], window=60)
+    # the refused try counted nothing and gave back the key it had taken
+    assert redis_throttle.get(free)[0] == 1
+    assert redis_throttle.get(auth.COUNTING_PREFIX + free) is None
 
 
 BOX = textwrap.dedent(
