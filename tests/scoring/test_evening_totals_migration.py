@@ -3,12 +3,12 @@ player's game sums only), and going back throws away those of the new one: the
 standings store them again on their next read, never reading one layout as the other."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
-from tests.scoring.test_roem_migration import migrate
+from tests import migrating
+from tests.migrating import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
+newest_migrations_afterwards = migrating.newest_migrations_afterwards
 
 OLD = [("scoring", "0009_evening_totals")]
 NEW = [("scoring", "0010_evening_totals_with_adjustments")]
@@ -41,4 +41,3 @@ def test_the_stored_totals_of_either_layout_are_thrown_away_on_the_way_through()
         for model in ("scoring.EveningTotals", "tournaments.Evening", "tournaments.Competition",
                       "clubs.Club"):  # fmt: skip
             apps.get_model(*model.split(".")).objects.all().delete()
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

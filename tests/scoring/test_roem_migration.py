@@ -2,25 +2,16 @@
 hand's roem goes where the game's rule set says (Issue 19)."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scoring import rules
+from tests import migrating
+from tests.migrating import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
+newest_migrations_afterwards = migrating.newest_migrations_afterwards
 
 BEFORE = [("scoring", "0005_adjustment_marsen")]
 AFTER = [("scoring", "0006_game_roem_banked")]
-
-
-def migrate(targets):
-    """Migrate scoring to ``targets``; every other app stays at its latest state."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    apps = {app for app, _name in targets}
-    others = [node for node in executor.loader.graph.leaf_nodes() if node[0] not in apps]
-    executor.migrate(targets)
-    return executor.loader.project_state([*others, *targets]).apps
 
 
 def test_a_nat_games_roem_moves_to_the_team_that_banked_it():
@@ -59,4 +50,3 @@ def test_a_nat_games_roem_moves_to_the_team_that_banked_it():
         for model in ("scoring.Hand", "scoring.Game", "tournaments.Table", "tournaments.Round",
                       "tournaments.Evening", "tournaments.Competition", "clubs.Club"):  # fmt: skip
             apps.get_model(*model.split(".")).objects.all().delete()
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

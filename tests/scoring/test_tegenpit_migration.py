@@ -2,13 +2,13 @@
 that team's mars (Issue 19)."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scoring import rules
-from tests.scoring.test_roem_migration import migrate
+from tests import migrating
+from tests.migrating import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
+newest_migrations_afterwards = migrating.newest_migrations_afterwards
 
 BEFORE = [("scoring", "0007_hand_verzaakt")]
 AFTER = [("scoring", "0008_game_tegenpit_counts")]
@@ -48,4 +48,3 @@ def test_a_stored_defenders_pit_moves_from_marsen_to_tegenpit():
         for model in ("scoring.Hand", "scoring.Game", "tournaments.Table", "tournaments.Round",
                       "tournaments.Evening", "tournaments.Competition", "clubs.Club"):  # fmt: skip
             apps.get_model(*model.split(".")).objects.all().delete()
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -2,20 +2,15 @@
 its rule-set overrides, 0011 turns its side rankings' keys into definitions."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests import migrating
+from tests.migrating import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
+newest_migrations_afterwards = migrating.newest_migrations_afterwards
 
 BEFORE = [("tournaments", "0002_leagues")]
 AFTER = [("tournaments", "0003_competition_hands_per_game_into_ruleset")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_hands_per_game_becomes_an_override_only_where_it_differs_from_the_preset():
@@ -56,7 +51,6 @@ def test_hands_per_game_becomes_an_override_only_where_it_differs_from_the_prese
     finally:
         Competition.objects.all().delete()
         Club.objects.all().delete()
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
 def test_side_rankings_become_definitions_with_what_the_keys_meant():
@@ -91,4 +85,3 @@ def test_side_rankings_become_definitions_with_what_the_keys_meant():
     finally:
         Competition.objects.all().delete()
         Club.objects.all().delete()
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
