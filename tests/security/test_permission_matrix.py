@@ -18,6 +18,7 @@ account sends an anonymous visitor to the login page. A refused request writes
 nothing to the database, and neither does a POST to an address that takes none.
 """
 
+import functools
 import re
 from pathlib import Path
 
@@ -58,8 +59,10 @@ KINDS = [
 BOOKKEEPING = ("django_session", "axes_")
 
 
+@functools.cache
 def capability_table():
-    """{capability: {roles that have it}} from the document's table of capabilities."""
+    """{capability: {roles that have it}} from the document's table of capabilities
+    (read once a run: ``allowed`` and ``refusal`` ask for it on every request)."""
     table = {}
     for text in DOC.read_text(encoding="utf-8").splitlines():
         match = CAPABILITY_LINE.match(text.strip())
@@ -87,6 +90,7 @@ def known_words():
     return {"anyone", "link", "login", "operator", "off", "—", *club_words()}
 
 
+@functools.cache
 def model_lines():
     """{URL name: (GET word, POST word)} from the document's table."""
     known = known_words()
@@ -165,14 +169,15 @@ def people(world):
     }
 
 
+@pytest.fixture(scope="module")
 def addresses(world):
-    """(URL name, path) of every route, filled with club A's own objects."""
+    """(URL name, path) of every route, filled with club A's own objects (once a
+    module: every kind of person tries the same addresses)."""
     a, _b = world
     natural = natural_objects(a)
     invitation = Invitation.objects.filter(club=a.club).open().first()
     natural[("invitation", "token")] = [invitation.token]
-    for route in site_routes():
-        yield route.name, fill(route, natural_values(route, natural))
+    return [(route.name, fill(route, natural_values(route, natural))) for route in site_routes()]
 
 
 class Writes:
@@ -209,13 +214,13 @@ def _answer(response):
     return response.status_code
 
 
-def check(kind, user, world):
+def check(kind, user, addresses):
     lines = model_lines()
     client = Client()
     if user is not None:
         client.force_login(user)
     problems = []
-    for name, path in addresses(world):
+    for name, path in addresses:
         if name not in lines:
             problems.append(f"{name}: no line in docs/permissions.md")
             continue
@@ -249,8 +254,8 @@ def check(kind, user, world):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_every_address_answers_each_kind_of_person_as_the_model_says(world, people, kind):
-    problems = check(kind, people[kind], world)
+def test_every_address_answers_each_kind_of_person_as_the_model_says(addresses, people, kind):
+    problems = check(kind, people[kind], addresses)
     assert problems == [], "\n".join(problems)
 
 
