@@ -233,26 +233,35 @@ def results_import(request, club, pk):
             upload = form.cleaned_data["file"]
             data = upload.read()
             create_members = form.cleaned_data["create_members"]
-            preview = importers.results_import_preview(
-                club=club,
-                competition=competition,
-                data=data,
-                filename=upload.name,
-                create_members=create_members,
-                limits=importers.PAGE_LIMITS,
+            preview, token = _preview_kept(
+                request, club, competition, data, upload.name, create_members
             )
-            if preview.can_apply:
-                kept = pending_upload_keep(
-                    club=club, by=request.user, kind=_UPLOAD_KIND, data=data, filename=upload.name
-                )
-                token = _token(
-                    club, competition, request.user, upload=kept, create_members=create_members
-                )
             form = ResultsImportForm(initial={"create_members": create_members})
     else:
         form = ResultsImportForm()
     context.update({"form": form, "preview": preview, "token": token})
     return render(request, "scoring/exports/results_import.html", context)
+
+
+def _preview_kept(request, club, competition, data, filename, create_members):
+    """The preview of a file and, when it can be imported, the token that keeps it for
+    the confirmation (``""`` otherwise)."""
+    preview = importers.results_import_preview(
+        club=club,
+        competition=competition,
+        data=data,
+        filename=filename,
+        create_members=create_members,
+        limits=importers.PAGE_LIMITS,
+    )
+    if not preview.can_apply:
+        return preview, ""
+    kept = pending_upload_keep(
+        club=club, by=request.user, kind=_UPLOAD_KIND, data=data, filename=filename
+    )
+    return preview, _token(
+        club, competition, request.user, upload=kept, create_members=create_members
+    )
 
 
 def _results_import_apply(request, club, competition, context):
@@ -279,21 +288,10 @@ def _results_import_apply(request, club, competition, context):
             # Refused for its answers (a close name answered as a player already on
             # that evening), the file can still be imported: the same preview again,
             # with its questions, keeping the file for the next answers.
-            preview = importers.results_import_preview(
-                club=club,
-                competition=competition,
-                data=data,
-                filename=filename,
-                create_members=create_members,
-                limits=importers.PAGE_LIMITS,
+            preview, token = _preview_kept(
+                request, club, competition, data, filename, create_members
             )
-            if preview.can_apply:
-                kept = pending_upload_keep(
-                    club=club, by=request.user, kind=_UPLOAD_KIND, data=data, filename=filename
-                )
-                token = _token(
-                    club, competition, request.user, upload=kept, create_members=create_members
-                )
+            if token:
                 context.update({"preview": preview, "token": token})
         return render(request, "scoring/exports/results_import.html", context)
     evenings = len(result.evenings)

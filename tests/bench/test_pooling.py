@@ -8,13 +8,11 @@ here on a port of its own on 127.0.0.1, in front of the suite's PostgreSQL. Post
 only: these run on the PostgreSQL leg of ``make test``.
 """
 
-import json
 import os
 import pwd
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.bench.test_load_short import play_under_load
 from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,27 +94,13 @@ def pgbouncer(postgres_url):
 
 
 def _load(tmp_path, url, pooling, *, tables, hands):
-    out = tmp_path / "load.json"
-    command = [
-        sys.executable,
-        str(ROOT / "bench" / "load.py"),
-        *("--tables", str(tables), "--hands", str(hands), "--think", "0.2"),
-        *("--reader-think", "0.5", "--deadline", str(DEADLINE), "--json", str(out)),
+    return play_under_load(
+        tmp_path,
         *("--backends", "postgres", "--database-url", url),
-    ]
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "BENCH_JSON")}
-    env["DJANGO_DB_POOLING"] = pooling
-    done = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=DEADLINE + 150
+        tables=tables,
+        hands=hands,
+        env={"DJANGO_DB_POOLING": pooling},
     )
-    print(done.stdout)
-    assert done.returncode == 0, done.stdout + done.stderr
-    (report,) = json.loads(out.read_text())
-    assert report["errors"] == 0, report["error_samples"]
-    assert (report["lost"], report["doubled"], report["problems"]) == (0, 0, [])
-    assert report["hands_planned"] == report["hands_stored"] == tables * hands
-    assert report["pages"]["confirm (POST)"]["count"] == tables
-    return report
 
 
 def test_an_evening_behind_pgbouncer_in_transaction_pooling_loses_nothing(tmp_path, pgbouncer):
