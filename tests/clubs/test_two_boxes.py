@@ -32,6 +32,7 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from bench import load
 from bench.load import (
     CONFIRMER,
     CSRF_FIELD,
@@ -61,33 +62,23 @@ pytestmark = [pytest.mark.slow, pytest.mark.database, pytest.mark.django_db]
 SECRET_KEY = "two-boxes-" + "0123456789abcdef" * 3
 PIN, WRONG_PIN = "2468", "1357"
 SETTINGS_MODULE = "klaverjas_two_boxes_settings"
-#: The production settings, with static files served from the apps' folders (no
-#: collectstatic), the cache keys under this run's prefix, and e-mail that goes nowhere.
-SETTINGS = """\
+#: The production settings as the load test runs a box (static files from the apps'
+#: folders, no collectstatic; quiet logs), with the cache keys under this run's prefix
+#: and e-mail that goes nowhere.
+SETTINGS = load.SETTINGS.replace("config.settings.lan", "config.settings.production") + (
+    """
 import os
 
-from config.settings.production import *  # noqa: F403
-from config.settings.production import CACHES, STORAGES
+from config.settings.production import CACHES
 
-STORAGES = {
-    **STORAGES,
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
-WHITENOISE_USE_FINDERS = True
-WHITENOISE_AUTOREFRESH = False
 CACHES = {
     name: {**cache, "KEY_PREFIX": cache["KEY_PREFIX"] + os.environ["TWO_BOXES_RUN"]}
     for name, cache in CACHES.items()
 }
 EMAIL_CONFIGURED = True
 EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
-}
 """
+)
 
 
 def _build_the_night():
@@ -142,6 +133,7 @@ def night(django_db_setup, django_db_blocker, tmp_path_factory):
         pytest.skip("two boxes share one PostgreSQL: runs on the PostgreSQL leg")
     if not redis_answers():
         missing("no Redis answers on 127.0.0.1:6379 (apt-get install redis-server)")
+    assert "from config.settings.production import *" in SETTINGS  # the load test's box
     run = uuid.uuid4().hex[:12]
     boxes = []
     with django_db_blocker.unblock():

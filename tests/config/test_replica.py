@@ -5,8 +5,12 @@ In the test settings the replica is a mirror of the test database, so the pages 
 through the replica's own connection and must show what the primary shows.
 """
 
+import os
 import random
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -22,6 +26,8 @@ from common.replica import replica_reads
 from config.settings import base as base_settings
 from tests import factories
 from tournaments import services
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @replica_reads
@@ -112,3 +118,32 @@ def test_the_public_pages_read_from_the_replica_and_show_what_the_primary_holds(
     with CaptureQueriesContext(connections["replica"]) as on_replica:
         assert client.get(pages["standings"]).status_code == 200
     assert not on_replica.captured_queries  # the director's view is never behind
+
+
+def _base_settings(**env):
+    """What ``config.settings.base`` makes of ``env``: (its replica or None, the error)."""
+    code = (
+        "from config.settings import base\n"
+        "replica = base.DATABASES.get('replica')\n"
+        "print(replica and (replica['NAME'], replica['HOST'], base.DATABASE_ROUTERS))\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL",)}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**environment, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return done.stdout.strip(), done.stderr
+
+
+def test_the_replica_url_names_the_replica_and_needs_the_primary_s_url():
+    replica, _ = _base_settings(
+        DATABASE_URL="postgres://k@db.example.org/klaverjas",
+        DJANGO_DATABASE_REPLICA_URL="postgres://k@standby.example.org/klaverjas",
+    )
+    assert replica == "('klaverjas', 'standby.example.org', ['config.routers.ReplicaRouter'])"
+    _, refused = _base_settings(DJANGO_DATABASE_REPLICA_URL="postgres://k@standby/klaverjas")
+    assert "DJANGO_DATABASE_REPLICA_URL is set but DATABASE_URL is not" in refused
