@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection, transaction
+from django.test import TestCase, TransactionTestCase
 from hypothesis import settings as hypothesis_settings
 
 from tests import factories
@@ -17,6 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 # random. Every property is still checked on every example; none is timed.
 hypothesis_settings.register_profile("suite", deadline=None)
 hypothesis_settings.load_profile("suite")
+
+# The test settings' ``replica`` is a mirror of the test database (config/routers.py).
+# A test outside a transaction (a live server, ``transactional_db``) reads a public
+# page from it, and may; a test in a transaction (``db``) reads from the primary, where
+# its transaction is, and opens none on the replica.
+TransactionTestCase.databases = frozenset({"default", "replica"})
+TestCase.databases = frozenset({"default"})
 
 #: Fixtures through which a test reaches the test database (``module_db`` and the
 #: ``db``/``transactional_db`` ones need ``django_db_setup``; ``live_server`` asks

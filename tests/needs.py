@@ -6,8 +6,12 @@ same absence is a failure, so CI never passes by checking nothing.
 """
 
 import os
+import socket
 
 import pytest
+
+#: The Redis this machine kind runs (the shared cache of several boxes).
+REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 def in_ci() -> bool:
@@ -19,3 +23,21 @@ def missing(reason: str):
     if in_ci():
         pytest.fail(f"{reason}; CI needs it.")
     pytest.skip(reason)
+
+
+def redis_answers() -> bool:
+    """Whether the Redis of :data:`REDIS_URL` answers a PING."""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+#: Marks a test that needs that Redis: skipped without it, but under CI=true it runs
+#: (and fails).
+needs_redis = pytest.mark.skipif(
+    not redis_answers() and not in_ci(),
+    reason="no Redis answers on 127.0.0.1:6379 (apt-get install redis-server to run these)",
+)

@@ -15,6 +15,9 @@
 - ``DJANGO_CLUB_CREATION``: who may start a club on the site: ``operators`` (the
   default: staff and superusers only) or ``anyone`` (a federation hosting clubs:
   a sign-up page lets anyone make an account and start one).
+- ``DJANGO_DATABASE_REPLICA_URL``: a read-only replica of ``DATABASE_URL`` (streaming
+  replication); anonymous visitors' reads of the public pages go there
+  (``config.routers``). Without it, everything reads from the primary.
 - ``DJANGO_DB_POOLING`` (``pgbouncer`` or ``pool``) and ``DJANGO_DB_POOL_SIZE``: how
   PostgreSQL's connections are shared when many boxes use it (see ``_pooled``).
 - ``DJANGO_CACHE_URL``: one cache for every box of the site (``redis://host:port/db``):
@@ -189,6 +192,16 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": database_from_url(os.environ["DATABASE_URL"])}
 else:
     DATABASES = {"default": sqlite_database(DATA_DIR / "db.sqlite3")}
+# A replica of that PostgreSQL for the public pages' reads (config/routers.py); without
+# one, every read is the primary's.
+if os.environ.get("DJANGO_DATABASE_REPLICA_URL", "").strip():
+    if not os.environ.get("DATABASE_URL"):
+        raise ImproperlyConfigured(
+            "DJANGO_DATABASE_REPLICA_URL is set but DATABASE_URL is not: a replica "
+            "copies the site's own database server (PostgreSQL)."
+        )
+    DATABASES["replica"] = database_from_url(os.environ["DJANGO_DATABASE_REPLICA_URL"].strip())
+DATABASE_ROUTERS = ["config.routers.ReplicaRouter"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

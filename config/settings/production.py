@@ -2,6 +2,8 @@
 
 Required: ``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` (comma separated).
 Optional: ``DATABASE_URL`` (PostgreSQL for a federation; SQLite otherwise),
+``DJANGO_DATABASE_REPLICA_URL`` (a replica of it for the public pages' reads, see
+``config.routers``),
 ``DJANGO_CSRF_TRUSTED_ORIGINS`` (comma separated, with scheme),
 ``DJANGO_SECURE_SSL_REDIRECT`` (default on; set 0 behind a proxy that redirects),
 ``DJANGO_HSTS_SECONDS`` (whole seconds, default a year), ``DJANGO_TRUSTED_PROXY_COUNT``,

@@ -30,3 +30,10 @@ else:
     # transactional test, every live-server write): a test database outlives no
     # crash anyway, and what other sessions see is the same.
     _db.setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"
+
+# The replica is the test database itself (a mirror: no database of its own), so that a
+# public page's reads take the replica's path (config/routers.py) in the tests too.
+DATABASES = {  # noqa: F405
+    **DATABASES,  # noqa: F405
+    "replica": {**_db, "OPTIONS": dict(_db.get("OPTIONS", {})), "TEST": {"MIRROR": "default"}},
+}

@@ -13,6 +13,7 @@ from clubs.models import Member
 from clubs.permissions import club_required
 from clubs.selectors import my_memberships
 from common.params import id_or_404
+from common.replica import replica_reads
 from common.tables import configure_table
 from tournaments.models import Competition, Evening
 from tournaments.words import describe_settings
@@ -77,6 +78,7 @@ def _rows(lines, names, club, competition, *, pairs=False, periods=()):
     return rows
 
 
+@replica_reads
 @club_required()
 def season_standings(request, club, pk):
     competition = _competition(club, pk)
@@ -115,6 +117,7 @@ def season_standings(request, club, pk):
     return render(request, "scoring/results/standings.html", context)
 
 
+@replica_reads
 @club_required()
 def evening_result(request, club, pk):
     evening = get_object_or_404(
@@ -169,6 +172,7 @@ def _report_page(request, club, evening, report):
     return render(request, "scoring/results/evening_report.html", context)
 
 
+@replica_reads
 @club_required()
 def player(request, club, pk):
     member = get_object_or_404(Member, club=club, pk=pk)

@@ -7,7 +7,6 @@ skipped, with the reason, except under CI, where they fail.
 """
 
 import os
-import socket
 import subprocess
 import sys
 import textwrap
@@ -21,24 +20,9 @@ from django.core.exceptions import ImproperlyConfigured
 
 from clubs import auth
 from config.settings.base import cache_from_url
+from tests.needs import REDIS_URL, needs_redis
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-def _redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-needs_redis = pytest.mark.skipif(
-    not _redis_answers() and os.environ.get("CI") != "true",
-    reason="no Redis answers on 127.0.0.1:6379 (apt-get install redis-server to run these)",
-)
 
 
 @pytest.mark.parametrize(
