@@ -2,7 +2,8 @@
 
 No browser is ever downloaded. Where Debian's Chromium is missing the tests
 are skipped with one clear line, except under CI=true, where that is a
-failure. Screenshots of each step go to ``test-artifacts/browser/``.
+failure. A failing test leaves screenshots in ``test-artifacts/browser/``
+(every step with ``KLAVERJAS_SHOTS=1``: see ``shot``).
 
 The live server runs on 127.0.0.1 with the suite's real database; tests that
 use it need ``transactional_db`` (the ``live_server`` fixture sees committed
@@ -91,19 +92,49 @@ def phone(browser):
     page.context.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keeps each phase's report on the test, so ``shot`` knows at teardown whether it failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture
 def shot(request):
-    """shot(page, "step-name"): save a screenshot as a test artefact."""
-    folder = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.name)
-    folder.mkdir(parents=True, exist_ok=True)
-    counter = iter(range(1, 1000))
+    """shot(page, "step-name"): a screenshot of a step, as a test artefact in
+    ``test-artifacts/browser/<test>/``.
 
-    def take(page, name):
+    A full-page PNG costs the browser a render and an encode, and nobody looks at
+    the steps of a test that passed: by default the steps are only remembered, and
+    a test that fails saves a screenshot of each page it showed that is still open.
+    ``KLAVERJAS_SHOTS=1`` saves every step as it is taken (to look at the pages)."""
+    folder = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.name)
+    every_step = os.environ.get("KLAVERJAS_SHOTS") == "1"
+    counter = iter(range(1, 1000))
+    shown = {}
+
+    def save(page, name):
+        folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{next(counter):02d}-{name}.png"
         page.screenshot(path=str(path), full_page=True)
         return path
 
-    return take
+    def take(page, name):
+        if every_step:
+            return save(page, name)
+        shown[id(page)] = (page, name)
+        return None
+
+    yield take
+    failed = any(
+        getattr(getattr(request.node, f"report_{when}", None), "failed", False)
+        for when in ("setup", "call")
+    )
+    if failed and not every_step:
+        for page, name in shown.values():
+            if not page.is_closed():
+                save(page, f"failed-after-{name}")
 
 
 def login(page, live_server, username, password="pw"):
