@@ -1,3 +1,4 @@
+import gc
 import os
 import sqlite3
 import subprocess
@@ -25,6 +26,23 @@ hypothesis_settings.load_profile("suite")
 # its transaction is, and opens none on the replica.
 TransactionTestCase.databases = frozenset({"default", "replica"})
 TestCase.databases = frozenset({"default"})
+
+
+def pytest_configure(config):
+    """Python's cyclic garbage collector less often: a test makes tens of thousands of
+    short-lived model objects, and at the default threshold (700 new objects) the
+    collector walks everything alive again and again: about 8% of the suite's CPU.
+    A process's memory stays bounded: the young generation is still collected every
+    50,000 objects."""
+    gc.set_threshold(50_000, 20, 100)
+
+
+def pytest_collection_finish(session):
+    """What collection made (Django, the test modules, the apps) lives as long as the
+    process: moved out of the collector's sight, it is not walked again."""
+    gc.collect()
+    gc.freeze()
+
 
 #: Fixtures through which a test reaches the test database (``module_db`` and the
 #: ``db``/``transactional_db`` ones need ``django_db_setup``; ``live_server`` asks
