@@ -59,9 +59,11 @@ from clubs.permissions import Capability, club_required, may
 from common import qr
 from common.downloads import download, file_stem
 from common.forms import apply_validation_error
+from common.pagecache import versioned
 from common.params import id_or_404, parse_int
 from common.tables import configure_table
 from common.text import clean_line
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Evening, Round, Seat, Table
 
 from . import selectors, services
@@ -874,21 +876,42 @@ def _render_overview(request, club, evening, progress, *, form=None, status=200)
     return render(request, "scoring/evening_scores.html", context, status=status)
 
 
-@never_cache
 @club_required(Capability.SCORE)
 def evening_scores(request, club, pk):
-    evening = _evening(club, pk)
     if request.GET.get("fragment") == "1":
-        progress = selectors.evening_progress(evening=evening, with_adjustments=False)
-        context = {
-            "club": club,
-            "evening": evening,
-            "progress": progress,
-            "can_manage": may(request.user, club, Capability.RUN_COMPETITIONS),
-        }
-        return render(request, "scoring/includes/evening_progress.html", context)
+        return _evening_progress(request, club=club, pk=pk)
+    return _evening_scores_page(request, club, pk)
+
+
+@never_cache
+def _evening_scores_page(request, club, pk):
+    evening = _evening(club, pk)
     progress = selectors.evening_progress(evening=evening)
     return _render_overview(request, club, evening, progress)
+
+
+def _progress_version(request, club, pk):
+    """The fragment is the same for every scorer (and for every director, who also
+    sees the sheets' links) until the evening or the club changes."""
+    version = tournament_selectors.evening_version(club=club, pk=pk)
+    if version is None:
+        return None
+    manage = may(request.user, club, Capability.RUN_COMPETITIONS)
+    return f"f{club.version}.{version}.{int(manage)}"
+
+
+@versioned(_progress_version, per_viewer=False)
+def _evening_progress(request, club, pk):
+    """The tables' progress, which the overview polls (``static/js/entry/refresh.js``)."""
+    evening = _evening(club, pk)
+    progress = selectors.evening_progress(evening=evening, with_adjustments=False)
+    context = {
+        "club": club,
+        "evening": evening,
+        "progress": progress,
+        "can_manage": may(request.user, club, Capability.RUN_COMPETITIONS),
+    }
+    return render(request, "scoring/includes/evening_progress.html", context)
 
 
 @require_POST

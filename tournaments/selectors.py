@@ -291,3 +291,31 @@ def deletion(*, evenings) -> Deletion:
         attendances=Attendance.objects.filter(evening__in=evenings).count(),
         **results,
     )
+
+
+# --- The versions of the pages (``common.pagecache``; ``tournaments.versions``) ------------
+# A league's competition and matchdays show what the leagues app keeps, which has no
+# version: their pages are rendered every time (None).
+
+
+def evening_version(*, club, pk):
+    """The version of the club's evening ``pk``'s pages, or None (no such evening, a
+    league's matchday)."""
+    return (
+        Evening.objects.filter(competition__club=club, pk=pk)
+        .exclude(competition__format=Competition.Format.LEAGUE)
+        .values_list("version", flat=True)
+        .first()
+    )
+
+
+def competition_version(*, club, pk=None):
+    """The version of the club's competition ``pk``'s pages (None: its latest by start
+    date, as the player page takes it), or None (no such competition, a league's)."""
+    competitions = Competition.objects.filter(club=club)
+    if pk is not None:
+        competitions = competitions.filter(pk=pk)
+    row = competitions.order_by("-start_date").values_list("version", "format").first()
+    if row is None:
+        return "none" if pk is None else None
+    return None if row[1] == Competition.Format.LEAGUE else row[0]
