@@ -49,15 +49,16 @@ def new_version() -> int:
     return secrets.randbits(62) + 1
 
 
-def _viewer(request):
-    """Who the page is rendered for: "" for an anonymous visitor; None when the page
-    must be rendered now (messages wait to be shown)."""
+def _viewer(request, *, forms=False):
+    """Who the page is rendered for: "" for an anonymous visitor (unless the page holds
+    forms: then their CSRF cookie, which its tokens fit); None when the page must be
+    rendered now (messages wait to be shown)."""
     if len(get_messages(request)):
         return None
     user = request.user
-    if not user.is_authenticated:
-        return ""
     csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    if not user.is_authenticated:
+        return f"-:{csrf}" if forms else ""
     return f"{user.pk}:{user.get_username()}:{csrf}"
 
 
@@ -66,7 +67,7 @@ def _tag(*parts) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def versioned(version_of, *, per_viewer=True):
+def versioned(version_of, *, per_viewer=True, forms=False):
     """Wrap a GET view whose page changes only with ``version_of(request, *args,
     **kwargs)`` (a string, or None: no version known, the view answers as it would).
 
@@ -74,7 +75,9 @@ def versioned(version_of, *, per_viewer=True):
     log-out form), so a logged-in viewer's page is theirs alone and only an anonymous
     visitor's is shared. False: a fragment that shows no viewer, the same for everyone
     the view lets in with the same version (``version_of`` says what else it varies on,
-    e.g. a role's link).
+    e.g. a role's link). ``forms``: the page holds forms with CSRF tokens (a table's
+    page): every viewer's is their own, for the CSRF cookie they have, and it is kept by
+    their browser only (``private``), never by a proxy.
     """
 
     def decorator(view):
@@ -105,7 +108,7 @@ def versioned(version_of, *, per_viewer=True):
             if request.method not in ("GET", "HEAD"):
                 return view(request, *args, **kwargs)
             version = version_of(request, *args, **kwargs)
-            viewer = _viewer(request) if per_viewer else "*"
+            viewer = _viewer(request, forms=forms) if per_viewer else "*"
             if version is None or viewer is None:
                 return view(request, *args, **kwargs)
             request.page_shared = viewer in ("", "*")
@@ -118,9 +121,15 @@ def versioned(version_of, *, per_viewer=True):
                 request.get_full_path(),
             )
             response = conditional(request, *args, **kwargs)
-            anonymous = not request.user.is_authenticated
+            if request.page_shared and request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+                # The page holds a CSRF token after all (a form): it is this visitor's
+                # alone, so no ETag that another visitor's copy could match.
+                del response.headers["ETag"]
+                patch_cache_control(response, **PRIVATE_CACHE_CONTROL)
+                return response
+            public = not forms and not request.user.is_authenticated
             patch_cache_control(
-                response, **(ANONYMOUS_CACHE_CONTROL if anonymous else PRIVATE_CACHE_CONTROL)
+                response, **(ANONYMOUS_CACHE_CONTROL if public else PRIVATE_CACHE_CONTROL)
             )
             return response
 

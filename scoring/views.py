@@ -55,6 +55,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from clubs.models import Club
 from clubs.permissions import Capability, club_required, may
 from common import qr
 from common.downloads import download, file_stem
@@ -324,8 +325,21 @@ def _closed(request, table, *, status=403):
     return render(request, "scoring/table_closed.html", context, status=status)
 
 
-@never_cache
+def _entry_version(request, token):
+    """A table's page changes with its evening (every hand there, its status) and its
+    club; a logged-in viewer's also with whether their role corrects sheets."""
+    found = tournament_selectors.table_version(token=token)
+    if found is None:
+        return None
+    evening_version, club_version, club_id = found
+    corrects = request.user.is_authenticated and may(
+        request.user, Club(pk=club_id), Capability.RUN_COMPETITIONS
+    )
+    return f"t{club_version}.{evening_version}.{int(corrects)}"
+
+
 @require_GET
+@versioned(_entry_version, forms=True)
 def table_entry(request, token):
     table = _table(token)
     if not table.round.evening.is_open:

@@ -319,3 +319,18 @@ def competition_version(*, club, pk=None):
     if row is None:
         return "none" if pk is None else None
     return None if row[1] == Competition.Format.LEAGUE else row[0]
+
+
+def table_version(*, token):
+    """``(evening version, club version, club id)`` of the table behind the link
+    ``token``, or None (no such table, a league's)."""
+    return (
+        Table.objects.filter(token=token)
+        .exclude(round__evening__competition__format=Competition.Format.LEAGUE)
+        .values_list(
+            "round__evening__version",
+            "round__evening__competition__club__version",
+            "round__evening__competition__club_id",
+        )
+        .first()
+    )

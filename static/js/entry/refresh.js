@@ -29,9 +29,10 @@
       ["version", "status", "nextNumber", "roefel"].forEach(function (name) { config[name] = fresh.config[name]; });
     }
 
-    // No answer to go by (an offline copy of the page): the server's page, read for its parts.
+    // No answer to go by (an offline copy of the page): the server's page, read for its parts
+    // (asked with its ETag: a 304 while the evening has not changed).
     function fetchPage(then) {
-      fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" })
+      fetch(config.pageUrl, { credentials: "same-origin", cache: "no-cache" })
         .then(function (response) { return response.ok ? response.text() : null; })
         .then(function (html) {
           if (!html) return;

@@ -7,13 +7,17 @@ import datetime
 import inspect
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from django.test import Client
 from django.urls import reverse
 
 from clubs import services as club_services
 from clubs.models import Club
 from common.catalog import catalog_url
+from common.pagecache import versioned
 from scoring import services as scoring_services
 from tests import factories
 from tournaments import services as tournament_services
@@ -167,6 +171,22 @@ def test_the_directors_fragment_is_shared_per_role_and_answers_304(client, club,
     factories.hand(play.game)
     changed = client.get(url, HTTP_IF_NONE_MATCH=director_page["ETag"])
     assert changed.status_code == 200 and changed.content != director_page.content
+
+
+def test_a_tables_page_answers_its_phone_304_until_a_hand_and_is_never_shared(client, play):
+    url = reverse("scoring:table-entry", kwargs={"token": play.table.token})
+    first = client.get(url)
+    assert first.status_code == 200 and first.cookies["csrftoken"]  # its forms' token
+    control = {part.strip() for part in first["Cache-Control"].split(",")}
+    assert control == {"private", "no-cache"}
+    page = client.get(url)  # now with the CSRF cookie the page's tokens fit
+    assert client.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
+    other_phone = Client()
+    other_phone.get(url)
+    assert other_phone.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 200
+    factories.hand(play.game)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=page["ETag"])
+    assert changed.status_code == 200 and 'name="number" value="2"' in changed.text
 
 
 # --- Every change to what the pages show gives them a new ETag --------------------------
@@ -399,3 +419,16 @@ def test_hashed_static_files_are_kept_for_ever(settings, tmp_path):
     control = {part.strip() for part in response["Cache-Control"].split(",")}
     assert {"public", "immutable"} <= control
     assert int(next(p for p in control if p.startswith("max-age="))[8:]) >= 31536000
+
+
+def test_a_shared_page_that_holds_a_csrf_token_is_neither_kept_nor_tagged(rf):
+    @versioned(lambda request: "1")
+    def page(request):
+        return HttpResponse(f"<form>{get_token(request)}</form>")
+
+    request = rf.get("/a-form/")
+    request.user = AnonymousUser()
+    response = page(request)
+    assert response.status_code == 200 and "ETag" not in response
+    assert "private" in response["Cache-Control"] and "public" not in response["Cache-Control"]
+    assert caches["default"].get(f"page:{request.page_tag}") is None
