@@ -326,16 +326,17 @@ def _closed(request, table, *, status=403):
 
 
 def _entry_version(request, token):
-    """A table's page changes with its evening (every hand there, its status) and its
-    club; a logged-in viewer's also with whether their role corrects sheets."""
+    """A table's page changes with its evening (every hand there, its status), its
+    competition and its club; a logged-in viewer's also with whether their role
+    corrects sheets."""
     found = tournament_selectors.table_version(token=token)
     if found is None:
         return None
-    evening_version, club_version, club_id = found
+    version, club_id = found
     corrects = request.user.is_authenticated and may(
         request.user, Club(pk=club_id), Capability.RUN_COMPETITIONS
     )
-    return f"t{club_version}.{evening_version}.{int(corrects)}"
+    return f"t{version}.{int(corrects)}"
 
 
 @require_GET

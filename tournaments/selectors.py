@@ -299,14 +299,15 @@ def deletion(*, evenings) -> Deletion:
 
 
 def evening_version(*, club, pk):
-    """The version of the club's evening ``pk``'s pages, or None (no such evening, a
-    league's matchday)."""
-    return (
+    """The version of the club's evening ``pk``'s pages (its own and its
+    competition's), or None (no such evening, a league's matchday)."""
+    found = (
         Evening.objects.filter(competition__club=club, pk=pk)
         .exclude(competition__format=Competition.Format.LEAGUE)
-        .values_list("version", flat=True)
+        .values_list("version", "competition__version")
         .first()
     )
+    return None if found is None else f"{found[0]}.{found[1]}"
 
 
 def competition_version(*, club, pk=None):
@@ -322,15 +323,18 @@ def competition_version(*, club, pk=None):
 
 
 def table_version(*, token):
-    """``(evening version, club version, club id)`` of the table behind the link
-    ``token``, or None (no such table, a league's)."""
-    return (
+    """``(version, club id)`` of the pages of the table behind the link ``token`` (its
+    evening's, competition's and club's versions), or None (no such table, a
+    league's)."""
+    found = (
         Table.objects.filter(token=token)
         .exclude(round__evening__competition__format=Competition.Format.LEAGUE)
         .values_list(
             "round__evening__version",
+            "round__evening__competition__version",
             "round__evening__competition__club__version",
             "round__evening__competition__club_id",
         )
         .first()
     )
+    return None if found is None else (".".join(map(str, found[:3])), found[3])

@@ -11,8 +11,11 @@ show changes, in the same transaction.
   Its competition's version is new with it (the standings and the player pages sum
   its evenings).
 - A competition's version is new with its settings, periods and pairs (here), and so
-  are its evenings' (a result ranks by the competition's settings) and its club's (a
-  player page lists the club's competitions).
+  is its club's (a player page lists the club's competitions). Its evenings' rows are
+  not touched: an evening's pages hold the competition's version too (a result ranks
+  by its settings; ``tournaments.selectors.evening_version``). So every change locks
+  an evening before its competition, never the other way round, and two changes
+  (a hand, the competition's settings) cannot deadlock.
 
 A change that sends no model signal (a bulk insert) calls :func:`evenings_touch` or
 :func:`competitions_touch` itself.
@@ -36,10 +39,8 @@ def evenings_touch(evenings) -> None:
 
 
 def competitions_touch(competitions) -> None:
-    """A new version for ``competitions`` (ids), their evenings and their clubs."""
-    version = new_version()
-    Competition.objects.filter(pk__in=competitions).update(version=version)
-    Evening.objects.filter(competition__in=competitions).update(version=version)
+    """A new version for ``competitions`` (ids) and their clubs."""
+    Competition.objects.filter(pk__in=competitions).update(version=new_version())
     clubs_touch(Competition.objects.filter(pk__in=competitions).values("club_id"))
 
 
