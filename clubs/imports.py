@@ -124,6 +124,7 @@ from common.text import name_key, validate_member_name
 from .models import Club, ClubLog, Member
 from .permissions import Capability, require
 from .services import club_log_add
+from .versions import clubs_touch
 
 __all__ = [
     "FORMULA_TRIGGERS",
@@ -945,6 +946,7 @@ def member_import_apply(
                 member.full_clean(exclude=["club", "user"], validate_unique=False)
                 member.save(update_fields=[item.field for item in change.fields])
             members = Member.objects.bulk_create(members)
+            clubs_touch([club.pk])  # a bulk insert sends no signal
     except (IntegrityError, ValidationError) as exc:
         raise ImportRejected(
             [

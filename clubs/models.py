@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from common.choices import text_choices
+from common.pagecache import new_version
 from common.rulesets import RulesetPreset, clean_ruleset
 from common.text import MEMBER_NAME_MAX, validate_club_slug, validate_member_name
 from scoring.rules.sheet import MarkStyle
@@ -79,6 +80,12 @@ class Club(models.Model):
             "How the club writes a pit (mars) on its score sheets: the printed and "
             "filled sheets, the sheet on the phone and the director's grid use these marks."
         ),
+    )
+    version = models.BigIntegerField(
+        _("version of its pages"),
+        default=new_version,
+        editable=False,
+        help_text=_("New with every change its pages show: their ETags and cache keys."),
     )
     contact_name = models.CharField(_("contact person"), max_length=120, blank=True)
     contact_email = models.EmailField(_("contact e-mail"), blank=True)

@@ -11,10 +11,13 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from common.downloads import download, file_stem
 from common.forms import apply_validation_error, form_status
@@ -90,3 +93,35 @@ def account_delete(request):
             messages.success(request, _("Your account is deleted."))
             return redirect("clubs:home")
     return render(request, "clubs/account.html", _context(request, form), status=form_status(form))
+
+
+@require_GET
+def language_choose(request):
+    """The language switch of an anonymous visitor's page (``templates/base.html``).
+
+    A GET, so that a public page carries no CSRF token and sets no cookie (a proxy may
+    then keep one copy for every visitor); it sets only the language cookie, as
+    Django's ``set_language`` does, and changes nothing on the server. A logged-in
+    viewer's switch posts to ``set_language`` with their token: here their language
+    stays as it is (a link from another site cannot change it).
+    """
+    next_url = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = "/"
+    response = HttpResponseRedirect(next_url)
+    language = request.GET.get("language", "")
+    known = language in dict(settings.LANGUAGES) and check_for_language(language)
+    if known and not request.user.is_authenticated:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response

@@ -55,13 +55,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from clubs.models import Club
 from clubs.permissions import Capability, club_required, may
 from common import qr
 from common.downloads import download, file_stem
 from common.forms import apply_validation_error
+from common.pagecache import versioned
 from common.params import id_or_404, parse_int
 from common.tables import configure_table
 from common.text import clean_line
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Evening, Round, Seat, Table
 
 from . import selectors, services
@@ -322,8 +325,22 @@ def _closed(request, table, *, status=403):
     return render(request, "scoring/table_closed.html", context, status=status)
 
 
-@never_cache
+def _entry_version(request, token):
+    """A table's page changes with its evening (every hand there, its status), its
+    competition and its club; a logged-in viewer's also with whether their role
+    corrects sheets."""
+    found = tournament_selectors.table_version(token=token)
+    if found is None:
+        return None
+    version, club_id = found
+    corrects = request.user.is_authenticated and may(
+        request.user, Club(pk=club_id), Capability.RUN_COMPETITIONS
+    )
+    return f"t{version}.{int(corrects)}"
+
+
 @require_GET
+@versioned(_entry_version, forms=True)
 def table_entry(request, token):
     table = _table(token)
     if not table.round.evening.is_open:
@@ -874,21 +891,42 @@ def _render_overview(request, club, evening, progress, *, form=None, status=200)
     return render(request, "scoring/evening_scores.html", context, status=status)
 
 
-@never_cache
 @club_required(Capability.SCORE)
 def evening_scores(request, club, pk):
-    evening = _evening(club, pk)
     if request.GET.get("fragment") == "1":
-        progress = selectors.evening_progress(evening=evening, with_adjustments=False)
-        context = {
-            "club": club,
-            "evening": evening,
-            "progress": progress,
-            "can_manage": may(request.user, club, Capability.RUN_COMPETITIONS),
-        }
-        return render(request, "scoring/includes/evening_progress.html", context)
+        return _evening_progress(request, club=club, pk=pk)
+    return _evening_scores_page(request, club, pk)
+
+
+@never_cache
+def _evening_scores_page(request, club, pk):
+    evening = _evening(club, pk)
     progress = selectors.evening_progress(evening=evening)
     return _render_overview(request, club, evening, progress)
+
+
+def _progress_version(request, club, pk):
+    """The fragment is the same for every scorer (and for every director, who also
+    sees the sheets' links) until the evening or the club changes."""
+    version = tournament_selectors.evening_version(club=club, pk=pk)
+    if version is None:
+        return None
+    manage = may(request.user, club, Capability.RUN_COMPETITIONS)
+    return f"f{club.version}.{version}.{int(manage)}"
+
+
+@versioned(_progress_version, per_viewer=False)
+def _evening_progress(request, club, pk):
+    """The tables' progress, which the overview polls (``static/js/entry/refresh.js``)."""
+    evening = _evening(club, pk)
+    progress = selectors.evening_progress(evening=evening, with_adjustments=False)
+    context = {
+        "club": club,
+        "evening": evening,
+        "progress": progress,
+        "can_manage": may(request.user, club, Capability.RUN_COMPETITIONS),
+    }
+    return render(request, "scoring/includes/evening_progress.html", context)
 
 
 @require_POST

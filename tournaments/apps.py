@@ -11,8 +11,9 @@ class TournamentsConfig(AppConfig):
         from clubs import log, pages
         from clubs.models import ClubLog
 
-        from . import club_pages, services
+        from . import club_pages, services, versions
 
+        versions.connect()
         log.register(ClubLog.Action.EVENING_DELETE, services.evening_deleted_text)
         log.register(ClubLog.Action.COMPETITION_DELETE, services.competition_deleted_text)
 

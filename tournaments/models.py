@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Member
 from common.choices import enum_values, text_choices, validate_tie_breaks
+from common.pagecache import new_version
 from common.rulesets import RulesetPreset, clean_ruleset
 from scoring import rules
 from scoring.rules import ruleset_from
@@ -312,6 +313,12 @@ class Competition(models.Model):
         ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    version = models.BigIntegerField(
+        _("version of its pages"),
+        default=new_version,
+        editable=False,
+        help_text=_("New with every change its pages show: their ETags and cache keys."),
+    )
 
     class Meta:
         verbose_name = _("competition")
@@ -696,6 +703,12 @@ class Evening(models.Model):
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    version = models.BigIntegerField(
+        _("version of its pages"),
+        default=new_version,
+        editable=False,
+        help_text=_("New with every change its pages show: their ETags and cache keys."),
+    )
 
     objects = EveningQuerySet.as_manager()
 

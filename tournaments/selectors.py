@@ -291,3 +291,50 @@ def deletion(*, evenings) -> Deletion:
         attendances=Attendance.objects.filter(evening__in=evenings).count(),
         **results,
     )
+
+
+# --- The versions of the pages (``common.pagecache``; ``tournaments.versions``) ------------
+# A league's competition and matchdays show what the leagues app keeps, which has no
+# version: their pages are rendered every time (None).
+
+
+def evening_version(*, club, pk):
+    """The version of the club's evening ``pk``'s pages (its own and its
+    competition's), or None (no such evening, a league's matchday)."""
+    found = (
+        Evening.objects.filter(competition__club=club, pk=pk)
+        .exclude(competition__format=Competition.Format.LEAGUE)
+        .values_list("version", "competition__version")
+        .first()
+    )
+    return None if found is None else f"{found[0]}.{found[1]}"
+
+
+def competition_version(*, club, pk=None):
+    """The version of the club's competition ``pk``'s pages (None: its latest by start
+    date, as the player page takes it), or None (no such competition, a league's)."""
+    competitions = Competition.objects.filter(club=club)
+    if pk is not None:
+        competitions = competitions.filter(pk=pk)
+    row = competitions.order_by("-start_date").values_list("version", "format").first()
+    if row is None:
+        return "none" if pk is None else None
+    return None if row[1] == Competition.Format.LEAGUE else row[0]
+
+
+def table_version(*, token):
+    """``(version, club id)`` of the pages of the table behind the link ``token`` (its
+    evening's, competition's and club's versions), or None (no such table, a
+    league's)."""
+    found = (
+        Table.objects.filter(token=token)
+        .exclude(round__evening__competition__format=Competition.Format.LEAGUE)
+        .values_list(
+            "round__evening__version",
+            "round__evening__competition__version",
+            "round__evening__competition__club__version",
+            "round__evening__competition__club_id",
+        )
+        .first()
+    )
+    return None if found is None else (".".join(map(str, found[:3])), found[3])

@@ -30,6 +30,7 @@ from .models import (
     Seat,
     Table,
 )
+from .versions import evenings_touch
 
 RULE_FIELDS = ("ruleset_preset", "ruleset_overrides", "hands_per_game")
 #: What a director sets of a competition, in the order its form shows them
@@ -172,6 +173,7 @@ def attendance_set(*, evening: Evening, member: Member, status: str | None, by):
         raise ValidationError(_("This player is not of this club."))
     if status is None:
         Attendance.objects.filter(evening=evening, member=member).delete()
+        evenings_touch([evening.pk])
         return None
     if status not in Attendance.Status.values:
         raise ValidationError(_("Unknown attendance status."))
@@ -264,6 +266,7 @@ def attendance_all_present(*, evening: Evening, by) -> int:
     for attendance in checked_in:
         attendance.full_clean(exclude=["evening", "member"], validate_unique=False)
     Attendance.objects.bulk_create(checked_in)
+    evenings_touch([evening.pk])
     if checked_in:
         EveningLog.objects.create(
             evening=evening,
@@ -566,6 +569,7 @@ def seat_swap(*, round_: Round, first: Seat, second: Seat, by) -> None:
     first.member_id, first.substitute, first.substitute_member_id = b
     second.member_id, second.substitute, second.substitute_member_id = a
     Seat.objects.bulk_create([first, second])
+    evenings_touch([round_.evening_id])  # a bulk insert sends no signal
     # Sit-out scores follow the player who now sits out.
     now_out = {s.member_id for s in (first, second) if s.is_sitout}
     was_out = {m for m in (a[0], b[0]) if m is not None} - now_out

@@ -92,7 +92,10 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # common has no models and is no app: its template filters are named here.
-            "libraries": {"dates": "common.templatetags.dates"},
+            "libraries": {
+                "catalog": "common.templatetags.catalog",
+                "dates": "common.templatetags.dates",
+            },
         },
     },
 ]

@@ -282,7 +282,8 @@ LEFT_OUT = {
         "detail": "personal data",
         "params": "carried as its summary",
     },
-    "tournaments.competition": {"club": "implicit"},
+    "tournaments.competition": {"club": "implicit", "version": "made fresh"},
+    "tournaments.evening": {"version": "made fresh"},
     "tournaments.eveninglog": {"user": "account"},
     "tournaments.table": {"token": "made fresh"},
     "scoring.game": {

@@ -25,6 +25,7 @@ from django.db import connections
 from django.db.models import Q
 
 from tournaments.models import Evening
+from tournaments.versions import evenings_touch
 
 from ..models import EveningTotals
 from .standings import evening_sums
@@ -32,12 +33,17 @@ from .standings import evening_sums
 
 def evenings_lock(*evening_sets) -> dict[int, str]:
     """``{evening_id: status}`` of the evenings in ``evening_sets`` (each a list of
-    ids or a query of ids), their rows locked FOR SHARE until the caller's
-    transaction ends (PostgreSQL; SQLite's writers hold the one write lock anyway):
-    their status cannot change meanwhile, and hand entries at an evening's tables
-    do not wait for each other. The first half of :func:`evening_totals_store`,
-    taken before a save that may move its row to another evening (the old one is
-    known only then)."""
+    ids or a query of ids), their rows locked until the caller's transaction ends
+    (PostgreSQL's FOR NO KEY UPDATE, in the evenings' order; SQLite's writers hold the
+    one write lock anyway): their status cannot change meanwhile. The evenings and
+    their competitions get a new version of their pages here
+    (``tournaments.versions.evenings_touch``): every change below an evening passes
+    through, so its result, board, standings and player pages are asked again. The
+    lock is the one that update takes anyway, taken first so that two changes to one
+    evening queue instead of deadlocking; hand entries at an evening's tables wait
+    for each other only from here to their commit. The first half of
+    :func:`evening_totals_store`, taken before a save that may move its row to another
+    evening (the old one is known only then)."""
     found = Q()
     for evenings in evening_sets:
         found |= Q(pk__in=evenings)
@@ -48,10 +54,13 @@ def evenings_lock(*evening_sets) -> dict[int, str]:
         return {}
     connection = connections[query.db]
     if connection.vendor == "postgresql":
-        sql += " FOR SHARE"
+        sql += " FOR NO KEY UPDATE"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return dict(cursor.fetchall())
+        statuses = dict(cursor.fetchall())
+    if statuses:
+        evenings_touch(list(statuses))
+    return statuses
 
 
 def evening_totals_store(*evening_sets, locked: dict[int, str] | None = None) -> None:

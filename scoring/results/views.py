@@ -3,6 +3,11 @@ a player's own results in every club ("My results").
 
 Public when the club's results are public (``club_required()`` with no role);
 they show names and numbers only, never contact details.
+
+The result, the board, the standings and the player page change only with their
+club's, competition's and evening's versions (``common.pagecache``): a poll that
+brings the ETag back gets a 304, and an anonymous visitor the bytes the first one's
+request rendered.
 """
 
 from django.contrib.auth.decorators import login_required
@@ -12,9 +17,11 @@ from django.urls import reverse
 from clubs.models import Member
 from clubs.permissions import club_required
 from clubs.selectors import my_memberships
-from common.params import id_or_404
+from common.pagecache import versioned
+from common.params import id_or_404, parse_id
 from common.replica import replica_reads
 from common.tables import configure_table
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Competition, Evening
 from tournaments.words import describe_settings
 
@@ -78,8 +85,30 @@ def _rows(lines, names, club, competition, *, pairs=False, periods=()):
     return rows
 
 
+def _standings_version(request, club, pk):
+    version = tournament_selectors.competition_version(club=club, pk=pk)
+    return None if version is None else f"s{club.version}.{version}"
+
+
+def _evening_version(request, club, pk):
+    version = tournament_selectors.evening_version(club=club, pk=pk)
+    return None if version is None else f"e{club.version}.{version}"
+
+
+def _player_version(request, club, pk):
+    asked = request.GET.get("competition")
+    competition = None
+    if asked:
+        competition = parse_id(asked)
+        if competition is None:
+            return None  # the view says 404
+    version = tournament_selectors.competition_version(club=club, pk=competition)
+    return None if version is None else f"p{club.version}.{version}"
+
+
 @replica_reads
 @club_required()
+@versioned(_standings_version)
 def season_standings(request, club, pk):
     competition = _competition(club, pk)
     period = None
@@ -119,6 +148,7 @@ def season_standings(request, club, pk):
 
 @replica_reads
 @club_required()
+@versioned(_evening_version)
 def evening_result(request, club, pk):
     evening = get_object_or_404(
         Evening.objects.select_related("competition"), competition__club=club, pk=pk
@@ -174,6 +204,7 @@ def _report_page(request, club, evening, report):
 
 @replica_reads
 @club_required()
+@versioned(_player_version)
 def player(request, club, pk):
     member = get_object_or_404(Member, club=club, pk=pk)
     competitions = list(Competition.objects.filter(club=club).order_by("-start_date"))

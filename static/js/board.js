@@ -3,8 +3,8 @@
 // Paging: the result table shows the rows that fit below its header, then the next
 // rows every few seconds (data-board-page), round and round, with "page n of m" under
 // it. Refreshing: while the evening is open (data-board-refresh), the same address is
-// fetched every few seconds and the block is replaced in place: no reload, no jump to
-// the top, the page shown stays. Without this file the page is the plain result.
+// fetched every few seconds and the block is replaced in place when it changed: no
+// reload, no jump to the top, the page shown stays. Without this file the page is the plain result.
 (function () {
   "use strict";
   var root = document.querySelector("[data-board]");
@@ -88,13 +88,19 @@
     }
   }
 
+  // The browser asks with the page's ETag ("no-cache": always asked, never a stale
+  // copy); the server answers 304 until the evening changes, and the same text comes
+  // back from the browser's cache: nothing to do then.
+  var shown = null;
   function refresh() {
-    fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+    fetch(window.location.href, { cache: "no-cache", credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) throw new Error(String(response.status));
         return response.text();
       })
       .then(function (html) {
+        if (html === shown) return;
+        shown = html;
         var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-board]");
         if (!fresh) return;
         root.innerHTML = fresh.innerHTML;

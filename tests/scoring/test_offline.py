@@ -268,10 +268,10 @@ def test_one_table_link_stores_only_in_its_own_game(club, director, play):
 
 
 # table; hand by entry id; savepoint; game locked; entry id; hands; hand inserted;
-# game updated; the evening locked and its stored totals thrown away; audit entry;
-# release; then the page as it is now for the phone (table, seats, hands): the same for
-# every hand.
-JSON_SAVE_QUERIES = 15
+# game updated; the evening locked, it and its competition given new versions of their
+# pages and its stored totals thrown away; audit entry; release; then the page as it is
+# now for the phone (table, seats, hands): the same for every hand.
+JSON_SAVE_QUERIES = 17
 
 
 @pytest.mark.parametrize("hands_before", [0, 9], ids=["hand_1", "hand_10"])

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, Member
 from clubs.permissions import Capability, require
+from clubs.versions import clubs_touch
 from common.tabular import ImportRejected, Limits, Problem
 from common.text import name_key
 from scoring.models import Adjustment, AuditEntry, Game, Hand
@@ -319,7 +320,10 @@ def _write(preview, *, club, competition, by, filename) -> ImportResult:
     )
     # The rows above were written in bulk and sent no signals: the evenings' totals
     # are stored here, in the import's transaction, as every other change stores them.
+    # (Which gives the evenings and the competition new versions of their pages; the
+    # club's is new for the members added in bulk.)
     evening_totals_store([evening.pk for evening in evenings])
+    clubs_touch([club.pk])
     return ImportResult(
         competition=competition,
         evenings=evenings,

@@ -29,9 +29,10 @@
       ["version", "status", "nextNumber", "roefel"].forEach(function (name) { config[name] = fresh.config[name]; });
     }
 
-    // No answer to go by (an offline copy of the page): the server's page, read for its parts.
+    // No answer to go by (an offline copy of the page): the server's page, read for its parts
+    // (asked with its ETag: a 304 while the evening has not changed).
     function fetchPage(then) {
-      fetch(config.pageUrl, { credentials: "same-origin", cache: "no-store" })
+      fetch(config.pageUrl, { credentials: "same-origin", cache: "no-cache" })
         .then(function (response) { return response.ok ? response.text() : null; })
         .then(function (html) {
           if (!html) return;
@@ -111,6 +112,15 @@
     };
   }
 
+  // "updated 21:04:05" in the summary says when the numbers were last asked for.
+  function clock(section) {
+    var muted = section.querySelector(".summary .muted");
+    if (!muted) return;
+    var now = new Date(), pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    var time = pad(now.getHours()) + ":" + pad(now.getMinutes()) + ":" + pad(now.getSeconds());
+    muted.textContent = muted.textContent.replace(/\d\d:\d\d:\d\d/, time);
+  }
+
   // The evening overview: new numbers every 15 s; a screen reader hears only the tables
   // that changed (the live region beside the table), never the whole table again.
   function overview(section) {
@@ -132,7 +142,9 @@
     }
     setInterval(function () {
       if (document.hidden || section.contains(document.activeElement)) return;
-      fetch(url, { credentials: "same-origin" })
+      // Asked with the fragment's ETag: a 304 until the evening changes, and then the
+      // browser's copy comes back (its time the render's: the clock is set here).
+      fetch(url, { credentials: "same-origin", cache: "no-cache" })
         .then(function (response) { return response.ok ? response.text() : null; })
         .then(function (html) {
           if (html === null) return;
@@ -144,10 +156,12 @@
           });
           if (!changed.length && Object.keys(before).length === Object.keys(after).length) {
             var summary = section.querySelector(".summary"), newer = fresh.querySelector(".summary");
-            if (summary && newer) summary.innerHTML = newer.innerHTML; // only the time
+            if (summary && newer) summary.innerHTML = newer.innerHTML;
+            clock(section);
             return;
           }
           section.innerHTML = html;
+          clock(section);
           if (news) news.textContent = changed.join(". ");
         })
         .catch(function () { /* try again in 15 s */ });
