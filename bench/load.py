@@ -63,25 +63,33 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 PASSWORD = "load-test-director"
 SETTINGS_MODULE = "klaverjas_loadtest_settings"
-#: The club-laptop settings, with static files served from the apps' folders
-#: (no collectstatic into the project) and quiet logs.
-SETTINGS = """\
-from config.settings.lan import *  # noqa: F403
-from config.settings.lan import STORAGES
 
-STORAGES = {
+
+def settings_text(base, extra=""):
+    """A settings module's text: ``config.settings.<base>`` with static files served from
+    the apps' folders (no collectstatic into the project), quiet logs, then ``extra``."""
+    return f"""\
+from config.settings.{base} import *  # noqa: F403
+from config.settings.{base} import MIDDLEWARE, STORAGES  # noqa: F401
+
+STORAGES = {{
     **STORAGES,
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
+    "staticfiles": {{"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}},
+}}
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = False
-LOGGING = {
+LOGGING = {{
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "ERROR"},
-}
-"""
+    "handlers": {{"console": {{"class": "logging.StreamHandler"}}}},
+    "root": {{"handlers": ["console"], "level": "ERROR"}},
+}}
+{extra}"""
+
+
+#: The club-laptop settings.
+SETTINGS = settings_text("lan")
+
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 HIDDEN = re.compile(r'name="(client_id|number|version)" value="([^"]*)"')
 CONFIRMER = re.compile(r'type="radio" name="name" value="([^"]+)"')
@@ -304,13 +312,13 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def prepare_database(backend, url, tmp):
+def prepare_database(backend, url, tmp, prefix="klaverjas_load"):
     """The DATABASE_URL for this run ('' for SQLite) and a function that drops it."""
     if backend == "sqlite":
         return "", lambda: None
     import psycopg
 
-    name = f"klaverjas_load_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     parts = urlsplit(url)
     with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
@@ -322,8 +330,10 @@ def prepare_database(backend, url, tmp):
     return urlunsplit(parts._replace(path=f"/{name}")), drop
 
 
-def setup_django(tmp, database_url):
-    (tmp / f"{SETTINGS_MODULE}.py").write_text(SETTINGS)
+def setup_django(tmp, database_url, settings=SETTINGS):
+    """Django set up on ``settings`` (a module's text, written into ``tmp``) and the
+    database of ``database_url`` (SQLite in ``tmp`` when empty), migrated."""
+    (tmp / f"{SETTINGS_MODULE}.py").write_text(settings)
     os.environ["DJANGO_SETTINGS_MODULE"] = SETTINGS_MODULE
     os.environ["KLAVERJAS_DATA_DIR"] = str(tmp / "data")
     os.environ.pop("DATABASE_URL", None)
@@ -349,7 +359,6 @@ def build_evening(tables, hands, seed):
 
     from clubs.models import Club, ClubRole, Member
     from tournaments import services
-    from tournaments.models import Attendance
 
     club = Club.objects.create(name="Laadproef", slug="laadproef", results_public=True)
     director = get_user_model().objects.create_user("director", password=PASSWORD)
@@ -369,13 +378,26 @@ def build_evening(tables, hands, seed):
     members = Member.objects.bulk_create(
         Member(club=club, name=f"Speler {n:03d}") for n in range(1, 4 * tables + 1)
     )
+    plans = draw_and_plan(evening, members, director, seed, hands)
+    return club, competition, evening, plans
+
+
+def draw_and_plan(evening, members, director, seed, hands, games=None):
+    """``members`` present at ``evening``, a round drawn through the services, and
+    each table's plan: its deals (``hands`` simulated ones; ``games`` different
+    games at most, taken in turn, when given) and their totals."""
+    from tournaments import services
+    from tournaments.models import Attendance
+
     Attendance.objects.bulk_create(Attendance(evening=evening, member=m) for m in members)
     round_ = services.round_draw(evening=evening, by=director, seed=seed)
-    ruleset = competition.ruleset()
+    ruleset = evening.competition.ruleset()
     rng = random.Random(seed)
-    plans = []
-    for table in round_.tables.order_by("number"):
-        deals, totals = plan_game(ruleset, hands, rng)
+    plans, planned = [], []
+    for n, table in enumerate(round_.tables.order_by("number")):
+        if games is None or len(planned) < games:
+            planned.append(plan_game(ruleset, hands, rng))
+        deals, totals = planned[-1] if games is None else planned[n % games]
         plans.append(
             {
                 "table": table.number,
@@ -385,7 +407,7 @@ def build_evening(tables, hands, seed):
                 "totals": totals,
             }
         )
-    return club, competition, evening, plans
+    return plans
 
 
 def plan_game(ruleset, hands, rng):
@@ -413,7 +435,9 @@ def plan_game(ruleset, hands, rng):
             return rows, (totals.a, totals.b)
 
 
-def start_server(tmp, port, workers, env):
+def start_server(tmp, port, workers, env, threads=1):
+    """gunicorn on 127.0.0.1:``port`` (``workers`` processes of ``threads`` threads,
+    the app preloaded) in a process group of its own; its log in ``tmp``."""
     log = open(tmp / "gunicorn.log", "wb")  # noqa: SIM115 - closed in stop_server
     command = [
         sys.executable,
@@ -431,6 +455,7 @@ def start_server(tmp, port, workers, env):
         "--preload",
         "--pythonpath",
         f"{ROOT},{tmp}",
+        *(["--threads", str(threads)] if threads > 1 else []),
     ]
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
