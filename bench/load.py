@@ -286,16 +286,26 @@ def machine_cpu():
 
 def group_cpu(pgid):
     """CPU seconds used so far by the processes of group ``pgid`` (gunicorn and workers)."""
-    total = 0.0
+    return sum(cpu for _name, group, cpu in processes() if group == pgid)
+
+
+def command_cpu(name):
+    """CPU seconds used so far by the processes called ``name`` (``postgres``: the
+    database server's, of every database on it)."""
+    return sum(cpu for command, _group, cpu in processes() if command == name)
+
+
+def processes():
+    """(command, process group, CPU seconds so far) of every process, from /proc."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             text = stat.read_text()
         except OSError:
             continue
+        command = text[text.find("(") + 1 : text.rfind(")")]
         fields = text.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid:  # fields[2] is the process group
-            total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / TICK
-    return total
+        # fields[2] is the process group; 11-14 the user and system time (and children's)
+        yield command, int(fields[2]), sum(int(v) for v in fields[11:15]) / TICK
 
 
 def own_cpu():
