@@ -163,8 +163,9 @@ def build(conf, phones):
     clubs_n = conf["clubs"]
     per_club = max(4, conf["players"] // clubs_n // 4 * 4)
     tables_per_club = math.ceil(phones / clubs_n)
-    # Hands enough for the longest a phone may play: every step's site phase.
-    longest = len(conf["steps"]) * (conf["seconds"] + 4 * conf["seat_seconds"] + 40)
+    # Hands enough for the longest a phone may play, every step's site phase (its
+    # window and the seating before it); a phone whose game is played out stops saving.
+    longest = len(conf["steps"]) * (conf["seconds"] + 5 * conf["seat_seconds"] + 10)
     hands = max(HANDS, math.ceil(longest * conf["compress"] / HAND_SECONDS[0]) + 1)
     first = datetime.date(2026, 9, 1)
     tonight = first + datetime.timedelta(weeks=conf["history_evenings"])
@@ -411,18 +412,7 @@ class Phone:
         if number > self.hands:
             return  # the game is played out
         deal = self.plan["deals"][(number - 1) % len(self.plan["deals"])]
-        fields = {
-            "csrfmiddlewaretoken": token.group(1),
-            "keeper": "A",
-            "playing": deal["playing"],
-            "points_a": deal["points_a"],
-            "points_b": "",
-            "roem_a": deal["roem_a"] or "",
-            "roem_b": deal["roem_b"] or "",
-            "pit": deal["pit"],
-            "trump": deal["trump"],
-            **hidden,
-        }
+        fields = load.hand_form(token.group(1), hidden, deal)
         answer = await self.device.request(window, "save", "POST", self.hand_path, fields, (302,))
         if answer is None:
             self.page = ""

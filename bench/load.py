@@ -196,19 +196,7 @@ def play_table(plan, port, stats, deadline, think, rng, results):
         page = open_page(browser, path)
         for deal in plan["deals"]:
             time.sleep(rng.uniform(0, 2 * think))
-            hidden = dict(HIDDEN.findall(page))
-            fields = {
-                "csrfmiddlewaretoken": CSRF_FIELD.search(page).group(1),
-                "keeper": "A",
-                "playing": deal["playing"],
-                "points_a": deal["points_a"],
-                "points_b": "",
-                "roem_a": deal["roem_a"] or "",
-                "roem_b": deal["roem_b"] or "",
-                "pit": deal["pit"],
-                "trump": deal["trump"],
-                **hidden,
-            }
+            fields = hand_form(CSRF_FIELD.search(page).group(1), dict(HIDDEN.findall(page)), deal)
             # A phone that loses the answer sends the same form again (same entry id):
             # the server keeps the hand once.
             for _attempt in range(3):
@@ -234,6 +222,23 @@ def play_table(plan, port, stats, deadline, think, rng, results):
     except Exception as exc:  # noqa: BLE001 - one table's crash is reported, others go on
         stats.error("table thread", repr(exc))
         results[plan["table"]] = (f"crashed: {exc!r}", sent)
+
+
+def hand_form(token, hidden, deal):
+    """The fields a phone posts to save ``deal`` (a plan's), with the page's CSRF
+    ``token`` and ``hidden`` fields (its entry id, hand number and version)."""
+    return {
+        "csrfmiddlewaretoken": token,
+        "keeper": "A",
+        "playing": deal["playing"],
+        "points_a": deal["points_a"],
+        "points_b": "",
+        "roem_a": deal["roem_a"] or "",
+        "roem_b": deal["roem_b"] or "",
+        "pit": deal["pit"],
+        "trump": deal["trump"],
+        **hidden,
+    }
 
 
 def open_page(browser, path):

@@ -37,14 +37,6 @@ TINY = {
 }
 
 
-@pytest.fixture
-def postgres_url():
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        pytest.skip("the federation night builds on PostgreSQL: runs on the PostgreSQL leg")
-    return url
-
-
 def test_a_tiny_federation_night_answers_every_endpoint_without_error(tmp_path, postgres_url):
     out, figures = tmp_path / "federation.json", tmp_path / "bench.jsonl"
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("FED_", "DATABASE"))}
