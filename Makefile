@@ -12,7 +12,7 @@ CHROMIUM ?= /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: load run lan test lint format bench messages venv upgrade demo remove-demo operator backup clean
+.PHONY: load run lan test lint format bench federation messages venv upgrade demo remove-demo operator backup clean
 
 # The whole dependency tree, pinned with hashes (requirements.lock, made by pip-tools from
 # pyproject.toml's ranges and all its extras): a new release on PyPI changes nothing here
@@ -83,6 +83,10 @@ load: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench.report
+
+# make bench's federation night alone (PostgreSQL on 127.0.0.1; sizes: bench/federation.py).
+federation: $(STAMP)
+	$(PY) -m bench.federation
 
 # Needs GNU gettext (apt-get install gettext); the compiled .mo files are committed.
 messages: $(STAMP)

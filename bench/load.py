@@ -63,25 +63,33 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 PASSWORD = "load-test-director"
 SETTINGS_MODULE = "klaverjas_loadtest_settings"
-#: The club-laptop settings, with static files served from the apps' folders
-#: (no collectstatic into the project) and quiet logs.
-SETTINGS = """\
-from config.settings.lan import *  # noqa: F403
-from config.settings.lan import STORAGES
 
-STORAGES = {
+
+def settings_text(base, extra=""):
+    """A settings module's text: ``config.settings.<base>`` with static files served from
+    the apps' folders (no collectstatic into the project), quiet logs, then ``extra``."""
+    return f"""\
+from config.settings.{base} import *  # noqa: F403
+from config.settings.{base} import MIDDLEWARE, STORAGES  # noqa: F401
+
+STORAGES = {{
     **STORAGES,
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
+    "staticfiles": {{"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}},
+}}
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = False
-LOGGING = {
+LOGGING = {{
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "ERROR"},
-}
-"""
+    "handlers": {{"console": {{"class": "logging.StreamHandler"}}}},
+    "root": {{"handlers": ["console"], "level": "ERROR"}},
+}}
+{extra}"""
+
+
+#: The club-laptop settings.
+SETTINGS = settings_text("lan")
+
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 HIDDEN = re.compile(r'name="(client_id|number|version)" value="([^"]*)"')
 CONFIRMER = re.compile(r'type="radio" name="name" value="([^"]+)"')
@@ -188,19 +196,7 @@ def play_table(plan, port, stats, deadline, think, rng, results):
         page = open_page(browser, path)
         for deal in plan["deals"]:
             time.sleep(rng.uniform(0, 2 * think))
-            hidden = dict(HIDDEN.findall(page))
-            fields = {
-                "csrfmiddlewaretoken": CSRF_FIELD.search(page).group(1),
-                "keeper": "A",
-                "playing": deal["playing"],
-                "points_a": deal["points_a"],
-                "points_b": "",
-                "roem_a": deal["roem_a"] or "",
-                "roem_b": deal["roem_b"] or "",
-                "pit": deal["pit"],
-                "trump": deal["trump"],
-                **hidden,
-            }
+            fields = hand_form(CSRF_FIELD.search(page).group(1), dict(HIDDEN.findall(page)), deal)
             # A phone that loses the answer sends the same form again (same entry id):
             # the server keeps the hand once.
             for _attempt in range(3):
@@ -226,6 +222,23 @@ def play_table(plan, port, stats, deadline, think, rng, results):
     except Exception as exc:  # noqa: BLE001 - one table's crash is reported, others go on
         stats.error("table thread", repr(exc))
         results[plan["table"]] = (f"crashed: {exc!r}", sent)
+
+
+def hand_form(token, hidden, deal):
+    """The fields a phone posts to save ``deal`` (a plan's), with the page's CSRF
+    ``token`` and ``hidden`` fields (its entry id, hand number and version)."""
+    return {
+        "csrfmiddlewaretoken": token,
+        "keeper": "A",
+        "playing": deal["playing"],
+        "points_a": deal["points_a"],
+        "points_b": "",
+        "roem_a": deal["roem_a"] or "",
+        "roem_b": deal["roem_b"] or "",
+        "pit": deal["pit"],
+        "trump": deal["trump"],
+        **hidden,
+    }
 
 
 def open_page(browser, path):
@@ -278,16 +291,26 @@ def machine_cpu():
 
 def group_cpu(pgid):
     """CPU seconds used so far by the processes of group ``pgid`` (gunicorn and workers)."""
-    total = 0.0
+    return sum(cpu for _name, group, cpu in processes() if group == pgid)
+
+
+def command_cpu(name):
+    """CPU seconds used so far by the processes called ``name`` (``postgres``: the
+    database server's, of every database on it)."""
+    return sum(cpu for command, _group, cpu in processes() if command == name)
+
+
+def processes():
+    """(command, process group, CPU seconds so far) of every process, from /proc."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             text = stat.read_text()
         except OSError:
             continue
+        command = text[text.find("(") + 1 : text.rfind(")")]
         fields = text.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid:  # fields[2] is the process group
-            total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / TICK
-    return total
+        # fields[2] is the process group; 11-14 the user and system time (and children's)
+        yield command, int(fields[2]), sum(int(v) for v in fields[11:15]) / TICK
 
 
 def own_cpu():
@@ -304,13 +327,13 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def prepare_database(backend, url, tmp):
+def prepare_database(backend, url, tmp, prefix="klaverjas_load"):
     """The DATABASE_URL for this run ('' for SQLite) and a function that drops it."""
     if backend == "sqlite":
         return "", lambda: None
     import psycopg
 
-    name = f"klaverjas_load_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     parts = urlsplit(url)
     with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
@@ -322,8 +345,10 @@ def prepare_database(backend, url, tmp):
     return urlunsplit(parts._replace(path=f"/{name}")), drop
 
 
-def setup_django(tmp, database_url):
-    (tmp / f"{SETTINGS_MODULE}.py").write_text(SETTINGS)
+def setup_django(tmp, database_url, settings=SETTINGS):
+    """Django set up on ``settings`` (a module's text, written into ``tmp``) and the
+    database of ``database_url`` (SQLite in ``tmp`` when empty), migrated."""
+    (tmp / f"{SETTINGS_MODULE}.py").write_text(settings)
     os.environ["DJANGO_SETTINGS_MODULE"] = SETTINGS_MODULE
     os.environ["KLAVERJAS_DATA_DIR"] = str(tmp / "data")
     os.environ.pop("DATABASE_URL", None)
@@ -349,7 +374,6 @@ def build_evening(tables, hands, seed):
 
     from clubs.models import Club, ClubRole, Member
     from tournaments import services
-    from tournaments.models import Attendance
 
     club = Club.objects.create(name="Laadproef", slug="laadproef", results_public=True)
     director = get_user_model().objects.create_user("director", password=PASSWORD)
@@ -369,13 +393,26 @@ def build_evening(tables, hands, seed):
     members = Member.objects.bulk_create(
         Member(club=club, name=f"Speler {n:03d}") for n in range(1, 4 * tables + 1)
     )
+    plans = draw_and_plan(evening, members, director, seed, hands)
+    return club, competition, evening, plans
+
+
+def draw_and_plan(evening, members, director, seed, hands, games=None):
+    """``members`` present at ``evening``, a round drawn through the services, and
+    each table's plan: its deals (``hands`` simulated ones; ``games`` different
+    games at most, taken in turn, when given) and their totals."""
+    from tournaments import services
+    from tournaments.models import Attendance
+
     Attendance.objects.bulk_create(Attendance(evening=evening, member=m) for m in members)
     round_ = services.round_draw(evening=evening, by=director, seed=seed)
-    ruleset = competition.ruleset()
+    ruleset = evening.competition.ruleset()
     rng = random.Random(seed)
-    plans = []
-    for table in round_.tables.order_by("number"):
-        deals, totals = plan_game(ruleset, hands, rng)
+    plans, planned = [], []
+    for n, table in enumerate(round_.tables.order_by("number")):
+        if games is None or len(planned) < games:
+            planned.append(plan_game(ruleset, hands, rng))
+        deals, totals = planned[-1] if games is None else planned[n % games]
         plans.append(
             {
                 "table": table.number,
@@ -385,7 +422,7 @@ def build_evening(tables, hands, seed):
                 "totals": totals,
             }
         )
-    return club, competition, evening, plans
+    return plans
 
 
 def plan_game(ruleset, hands, rng):
@@ -413,7 +450,9 @@ def plan_game(ruleset, hands, rng):
             return rows, (totals.a, totals.b)
 
 
-def start_server(tmp, port, workers, env):
+def start_server(tmp, port, workers, env, threads=1):
+    """gunicorn on 127.0.0.1:``port`` (``workers`` processes of ``threads`` threads,
+    the app preloaded) in a process group of its own; its log in ``tmp``."""
     log = open(tmp / "gunicorn.log", "wb")  # noqa: SIM115 - closed in stop_server
     command = [
         sys.executable,
@@ -431,6 +470,7 @@ def start_server(tmp, port, workers, env):
         "--preload",
         "--pythonpath",
         f"{ROOT},{tmp}",
+        *(["--threads", str(threads)] if threads > 1 else []),
     ]
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

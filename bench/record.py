@@ -32,3 +32,12 @@ def record(bench, name, value, unit, *, baseline=None, baseline_name="", lower_i
     }
     with open(path, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(line) + "\n")
+
+
+def record_section(markdown):
+    """Note a benchmark's own Markdown (a table of its own), printed after the figures."""
+    path = os.environ.get("BENCH_JSON")
+    if not path:
+        return
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"section": markdown}) + "\n")

@@ -22,6 +22,7 @@ BENCHES = [
     ["-m", "bench.standings"],
     ["-m", "bench.imports"],
     ["-m", "bench.exports"],
+    ["-m", "bench.federation"],
 ]
 
 
@@ -52,12 +53,17 @@ def main():
         "| benchmark | figure | value | unit | baseline | baseline value | ratio |",
         "|---|---|---:|---|---|---:|---:|",
     ]
+    sections = [line["section"] for line in lines if "section" in line]
     for line in lines:
+        if "section" in line:
+            continue
         ratio = "" if line["ratio"] is None else f"{line['ratio']:.3g}"
         report.append(
             f"| {line['bench']} | {line['name']} | {number(line['value'])} | {line['unit']} "
             f"| {line['baseline_name']} | {number(line['baseline'])} | {ratio} |"
         )
+    for section in sections:
+        report += ["", section.rstrip("\n")]
     if failed:
         report += ["", "Failed: " + ", ".join(failed)]
     text = "\n".join(report) + "\n"

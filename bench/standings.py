@@ -59,15 +59,10 @@ def build():
     import datetime
 
     from django.db import transaction
-    from django.utils import timezone
 
     from clubs.models import Club, Member
-    from scoring.models import Game, Hand
-    from scoring.rules import other_points, score_hand
-    from tournaments.models import Competition, Evening, Round, Seat, Table
+    from tournaments.models import Competition
 
-    rng = random.Random(1)
-    now = timezone.now()
     with transaction.atomic():
         club = Club.objects.create(name="Bench", slug="bench")
         members = Member.objects.bulk_create(
@@ -82,66 +77,155 @@ def build():
             best_of=30,
             min_attendance=10,
         )
-        ruleset = competition.ruleset().to_dict()
-        core = competition.ruleset()
-        evenings = Evening.objects.bulk_create(
-            Evening(
-                competition=competition,
-                date=datetime.date(2026, 1, 6) + datetime.timedelta(weeks=n % 52, days=n // 52),
-                status=Evening.Status.FINISHED,
-            )
-            for n in range(EVENINGS)
+        evenings = season_history(
+            competition,
+            members,
+            evenings=EVENINGS,
+            rounds=ROUNDS,
+            hands=HANDS,
+            rng=random.Random(1),
+            first=datetime.date(2026, 1, 6),
         )
-        for evening in evenings:
-            rounds = Round.objects.bulk_create(
-                Round(evening=evening, number=n + 1) for n in range(ROUNDS)
-            )
-            for round_ in rounds:
-                players = members[:]
-                rng.shuffle(players)
-                tables = Table.objects.bulk_create(
-                    Table(round=round_, number=n + 1) for n in range(PLAYERS // 4)
-                )
-                seats, games = [], []
-                for table in tables:
-                    for position in Seat.ORDER:
-                        seats.append(
-                            Seat(round=round_, table=table, position=position, member=players.pop())
-                        )
-                    games.append(
-                        Game(table=table, ruleset=ruleset, status="confirmed", confirmed_at=now)
-                    )
-                Seat.objects.bulk_create(seats)
-                games = Game.objects.bulk_create(games)
-                hands = []
-                for game in games:
-                    total = [0, 0]
-                    for number in range(1, HANDS + 1):
-                        a = rng.choice((0, 20, 40, 62, 81, 82, 90, 100, 120, 140, 162))
-                        playing = rng.choice("AB")
-                        roem = (rng.choice((0, 0, 20, 50)), 0) if a else (0, 0)
-                        b = other_points(a)
-                        result = score_hand(core, playing=playing, points=(a, b), roem=roem)
-                        total[0] += result.scores[0]
-                        total[1] += result.scores[1]
-                        hands.append(
-                            Hand(
-                                game=game,
-                                number=number,
-                                playing=playing,
-                                points_a=a,
-                                points_b=b,
-                                roem_a=roem[0],
-                                score_a=result.scores[0],
-                                score_b=result.scores[1],
-                                nat=result.nat,
-                            )
-                        )
-                    game.total_a, game.total_b = total
-                    game.hands_entered = HANDS
-                Hand.objects.bulk_create(hands, batch_size=2000)
-                Game.objects.bulk_update(games, ["total_a", "total_b", "hands_entered"])
     return competition, evenings[-1]
+
+
+def scored_hands(ruleset, rng, count=512):
+    """``count`` random hands scored by the rules core, unsaved and of no game yet: the
+    hands a season's games are drawn from."""
+    from scoring.models import Hand
+    from scoring.rules import other_points, score_hand
+
+    pool = []
+    for _ in range(count):
+        a = rng.choice((0, 20, 40, 62, 81, 82, 90, 100, 120, 140, 162))
+        playing = rng.choice("AB")
+        roem = (rng.choice((0, 0, 20, 50)), 0) if a else (0, 0)
+        result = score_hand(ruleset, playing=playing, points=(a, other_points(a)), roem=roem)
+        pool.append(
+            Hand(
+                number=1,
+                playing=playing,
+                points_a=a,
+                points_b=other_points(a),
+                roem_a=roem[0],
+                score_a=result.scores[0],
+                score_b=result.scores[1],
+                nat=result.nat,
+            )
+        )
+    return pool
+
+
+def bulk_insert(model, rows, varying):
+    """Insert ``rows`` of ``model``, each (a prototype instance, the values of the fields
+    ``varying`` names, by attname); every other field as in its prototype. PostgreSQL
+    takes them by COPY (several times bulk_create's speed), other databases by
+    bulk_create. No ids come back."""
+    from django.db import connection
+
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    names = [f.attname for f in fields]
+    where = [names.index(name) for name in varying]
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(
+            (
+                model(
+                    **{n: getattr(proto, n) for n in names}
+                    | dict(zip(varying, values, strict=True))
+                )
+                for proto, values in rows
+            ),
+            batch_size=2000,
+        )
+        return
+    prepared = {}
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    connection.ensure_connection()
+    with (
+        connection.connection.cursor() as cursor,
+        cursor.copy(
+            f"COPY {connection.ops.quote_name(model._meta.db_table)} ({columns}) FROM STDIN"
+        ) as copy,
+    ):
+        for proto, values in rows:
+            row = prepared.get(id(proto))
+            if row is None:
+                row = prepared[id(proto)] = [
+                    f.get_db_prep_save(f.pre_save(proto, True), connection) for f in fields
+                ]
+            for index, value in zip(where, values, strict=True):
+                row[index] = value
+            copy.write_row(row)
+
+
+def season_history(competition, members, *, evenings, rounds, hands, rng, first):
+    """A season played before: ``evenings`` finished evenings a week apart from
+    ``first``, of ``rounds`` rounds each with every one of ``members`` (a multiple of 4)
+    at a table, ``hands`` hands a game, every game confirmed; made in bulk (no
+    services), the hands drawn from a pool the rules core scored. Its evenings."""
+    import datetime
+
+    from django.utils import timezone
+
+    from scoring.models import Game, Hand
+    from tournaments.models import Evening, Round, Seat, Table
+
+    now = timezone.now()
+    ruleset = competition.ruleset().to_dict()
+    pool = scored_hands(competition.ruleset(), rng)
+    made = Evening.objects.bulk_create(
+        Evening(
+            competition=competition,
+            date=first + datetime.timedelta(weeks=n % 52, days=n // 52),
+            status=Evening.Status.FINISHED,
+        )
+        for n in range(evenings)
+    )
+    rounds_made = Round.objects.bulk_create(
+        Round(evening=evening, number=n + 1) for evening in made for n in range(rounds)
+    )
+    per_round = len(members) // 4
+    tables = Table.objects.bulk_create(
+        (Table(round=round_, number=n + 1) for round_ in rounds_made for n in range(per_round)),
+        batch_size=5000,
+    )
+    seats, games, drawn = [], [], []
+    for r, round_ in enumerate(rounds_made):
+        players = members[:]
+        rng.shuffle(players)
+        for table in tables[r * per_round : (r + 1) * per_round]:
+            for position in Seat.ORDER:
+                seats.append((round_.pk, table.pk, position, players.pop().pk))
+            dealt = [rng.choice(pool) for _ in range(hands)]
+            drawn.append(dealt)
+            games.append(
+                Game(
+                    table=table,
+                    ruleset=ruleset,
+                    status="confirmed",
+                    confirmed_at=now,
+                    total_a=sum(hand.score_a for hand in dealt),
+                    total_b=sum(hand.score_b for hand in dealt),
+                    hands_entered=hands,
+                )
+            )
+    seat = Seat(position=Seat.ORDER[0])
+    bulk_insert(
+        Seat,
+        ((seat, values) for values in seats),
+        ("round_id", "table_id", "position", "member_id"),
+    )
+    games = Game.objects.bulk_create(games, batch_size=5000)
+    bulk_insert(
+        Hand,
+        (
+            (hand, (game.pk, number))
+            for game, dealt in zip(games, drawn, strict=True)
+            for number, hand in enumerate(dealt, 1)
+        ),
+        ("game_id", "number"),
+    )
+    return made
 
 
 def timed(func, repeat=11):

@@ -30,14 +30,6 @@ PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 pytestmark = [pytest.mark.slow, pytest.mark.database]
 
 
-@pytest.fixture
-def postgres_url():
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        pytest.skip("about PostgreSQL's connections: runs on the PostgreSQL leg")
-    return url
-
-
 def _free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
