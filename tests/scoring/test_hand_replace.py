@@ -90,8 +90,8 @@ def test_a_replace_without_the_version_is_refused(table):
 
 def test_a_confirmed_game_refuses_a_replace(table):
     game = factories.hands(table.game, 16, points_a=90, keeper="A")
+    phone = Phone(table)  # opened while the sheet was open: a confirmed one has no form
     services.game_confirm(game=game, name=table.seats.first().player_name)
-    phone = Phone(table)
     game.refresh_from_db()
     response = phone.send(hand(1, points_a=120, points_b=42, replace=True, version=game.version))
     assert response.status_code == 422
