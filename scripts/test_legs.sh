@@ -4,8 +4,10 @@
 # has its own test database, so they do not disturb each other.
 #
 # The PostgreSQL leg runs only the tests that reach the database (see
-# tests/conftest.py). The SQLite leg is two processes, the browser tests in
-# one and the rest in the other: with three processes on two cores neither
+# tests/conftest.py), in two processes (pytest-xdist, a module a process, each its
+# own test database): a test there waits for the server half of its time, and
+# while it waits the other process works; in one it ended last, 80 s after the
+# rest. The SQLite leg is two processes, the browser tests in one and the rest in the other: with three processes on two cores neither
 # core waits while one leg finishes alone, and a browser test's waits (a page,
 # a live server) are another process's CPU time. The SQLite report comes
 # first, then the browser tests', then PostgreSQL's; each part ends with its
@@ -38,7 +40,7 @@ pg_pid=""
 pg_log=$(mktemp)
 if "$PY" scripts/db_reachable.py "$TEST_DATABASE_URL"; then
   DATABASE_URL="$TEST_DATABASE_URL" timed "PostgreSQL leg" \
-    "$PY" -m pytest -q -m "not browser" >"$pg_log" 2>&1 &
+    "$PY" -m pytest -q -n 2 --dist loadfile -m "not browser" >"$pg_log" 2>&1 &
   pg_pid=$!
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL at $TEST_DATABASE_URL is not reachable, and CI=true needs it."
