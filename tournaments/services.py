@@ -266,8 +266,8 @@ def attendance_all_present(*, evening: Evening, by) -> int:
     for attendance in checked_in:
         attendance.full_clean(exclude=["evening", "member"], validate_unique=False)
     Attendance.objects.bulk_create(checked_in)
-    evenings_touch([evening.pk])
     if checked_in:
+        evenings_touch([evening.pk])  # a bulk insert sends no signal
         EveningLog.objects.create(
             evening=evening,
             user=by,
