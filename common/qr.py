@@ -40,18 +40,20 @@ def is_loopback_host(host: str) -> bool:
     return split_domain_port(host)[0].startswith(LOOPBACK) or host.startswith(LOOPBACK)
 
 
-def qr_widget(url: str, *, size: float, border: int = QUIET_ZONE):
-    """reportlab's QR widget for ``url``, ``size`` points square."""
-    from reportlab.graphics.barcode.qr import QrCodeWidget
+def qr_code(url: str, *, size: float = 1, border: int = QUIET_ZONE):
+    """reportlab's QR code of ``url`` as a flowable, ``size`` points square with
+    ``border`` modules of quiet zone. (It draws each dark run straight on the page;
+    reportlab's widget, in a Drawing, makes a checked shape of each: twice the CPU.)"""
+    from reportlab.graphics.barcode.qr import QrCode
 
-    return QrCodeWidget(url, barWidth=size, barHeight=size, barLevel=LEVEL, barBorder=border)
+    return QrCode(url, width=size, height=size, qrLevel=LEVEL, qrBorder=border)
 
 
 def qr_modules(url: str) -> list[list[bool]]:
     """The code's modules, row by row (True is dark), without the quiet zone."""
-    widget = qr_widget(url, size=1)
-    widget.qr.make()
-    return [[bool(cell) for cell in row] for row in widget.qr.modules]
+    code = qr_code(url)
+    code.qr.make()
+    return [[bool(cell) for cell in row] for row in code.qr.modules]
 
 
 def qr_svg(url: str, *, label: str = "") -> SafeString:
@@ -79,15 +81,6 @@ def qr_svg(url: str, *, label: str = "") -> SafeString:
         f'shape-rendering="crispEdges"><rect width="{side}" height="{side}" fill="#fff"/>'
         f'<path fill="#000" d="{"".join(runs)}"/></svg>'
     )
-
-
-def qr_drawing(url: str, *, size: float):
-    """A reportlab Drawing (a flowable) of the code, ``size`` points square."""
-    from reportlab.graphics.shapes import Drawing
-
-    drawing = Drawing(size, size)
-    drawing.add(qr_widget(url, size=size))
-    return drawing
 
 
 # --- The round's sheet of codes --------------------------------------------------------
@@ -154,7 +147,7 @@ def code_sheet_pdf(sheet: CodeSheet) -> bytes:
         if code.names_a or code.names_b:
             card.append(p(f"{sheet.wij}: {' & '.join(code.names_a)}", "names"))
             card.append(p(f"{sheet.zij}: {' & '.join(code.names_b)}", "names"))
-        card += [Spacer(1, 2 * mm), qr_drawing(code.url, size=qr_size), p(code.url, "url")]
+        card += [Spacer(1, 2 * mm), qr_code(code.url, size=qr_size), p(code.url, "url")]
         cards.append(card)
     story = [p(sheet.title, "title"), p(sheet.subtitle, "subtitle"), p(sheet.hint, "subtitle")]
     if sheet.warning:

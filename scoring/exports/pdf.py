@@ -44,6 +44,7 @@ import io
 
 from django.utils.translation import gettext as _
 
+from common import qr
 from common.columns import column_notes
 from common.formatting import day_text as _date
 from common.pdf import (
@@ -144,15 +145,6 @@ def _report_table(rows, grid, width):
 # ---------------------------------------------------------------- score sheets
 
 
-def _qr(url, size):
-    from reportlab.graphics.barcode.qr import QrCodeWidget
-    from reportlab.graphics.shapes import Drawing
-
-    drawing = Drawing(size, size)
-    drawing.add(QrCodeWidget(url, barWidth=size, barHeight=size, barLevel="M", barBorder=2))
-    return drawing
-
-
 def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
     from reportlab.lib import colors
     from reportlab.lib.units import mm
@@ -172,7 +164,7 @@ def _sheet_story(sheets: RoundSheets, sheet: ScoreSheet, styles, width, height):
     ]
     qr_size = 32 * mm
     qr_cell = [
-        _qr(sheet.url, qr_size),
+        qr.qr_code(sheet.url, size=qr_size, border=2),
         _p(_("Scan to enter the scores"), styles["small"]),
     ]
     top = Table([[heading, qr_cell]], colWidths=[width - qr_size - 4 * mm, qr_size + 4 * mm])
