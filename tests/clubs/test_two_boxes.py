@@ -7,7 +7,9 @@ brake and lock holds for the two together:
 - wrong confirmation PINs sent to the two boxes in turn are counted together;
 - the password-reset limit holds across the boxes;
 - one hand sent to both boxes at once is stored once;
-- a results import previewed on one box is confirmed on the other.
+- a results import previewed on one box is confirmed on the other;
+- a public page rendered on one box is the other's too (one ETag, one cached copy in
+  Redis), and a hand saved on either box gives both a new one at once.
 
 The boxes are started with the load test's own server helpers (``bench/load.py``), once
 for the module. PostgreSQL only (the PostgreSQL leg of ``make test``); without a Redis
@@ -102,6 +104,7 @@ def _build_the_night():
         factories.member(club, name)
     return SimpleNamespace(
         club=club,
+        evening=drawn.evening,
         tables=drawn.tables,
         imports_into=factories.competition(club, name="Zomeravonden", rounds_per_evening=1),
         director_session=signed_in.cookies["sessionid"].value,
@@ -168,7 +171,7 @@ def night(django_db_setup, django_db_blocker, tmp_path_factory):
                 except RuntimeError as exc:
                     log = (folder / "gunicorn.log").read_text(errors="replace")
                     raise AssertionError(f"{exc}\n{log[-3000:]}") from None
-            yield SimpleNamespace(ports=[port for port, _f, _s in boxes], **vars(world))
+            yield SimpleNamespace(ports=[port for port, _f, _s in boxes], run=run, **vars(world))
         finally:
             for _port, _folder, server in boxes:
                 stop_server(server)
@@ -274,16 +277,21 @@ def _at_once(*sends):
         thread.join(timeout=60)
 
 
+#: A hand as the table's form sends it: team A plays and makes 100.
+HAND = {"keeper": "A", "playing": "A", "points_a": "100", "points_b": "", "roem_a": ""}
+HAND |= {"roem_b": "", "pit": "", "trump": "H"}
+
+
+def form(page):
+    """The hand form of a table's ``page``, filled with ``HAND``."""
+    return {**HAND, "csrfmiddlewaretoken": CSRF_FIELD.search(page).group(1)} | dict(
+        HIDDEN.findall(page)
+    )
+
+
 def test_one_hand_sent_to_both_boxes_at_once_is_stored_once(night):
     table = night.tables[2]
     path = f"/t/{table.token}/"
-    hand = {"keeper": "A", "playing": "A", "points_a": "100", "points_b": "", "roem_a": ""}
-    hand |= {"roem_b": "", "pit": "", "trump": "H"}
-
-    def form(page):
-        return {**hand, "csrfmiddlewaretoken": CSRF_FIELD.search(page).group(1)} | dict(
-            HIDDEN.findall(page)
-        )
 
     def save(device, box, fields):
         return lambda: device.boxes[box].request("save", "POST", path + "hand/", fields, 302)
@@ -331,3 +339,57 @@ def test_a_results_import_previewed_on_one_box_is_confirmed_on_the_other(night):
     evening = Evening.objects.get(competition=night.imports_into)
     assert evening.date == datetime.date(2026, 9, 8)
     assert not PendingUpload.objects.filter(club=night.club).exists()
+
+
+def _public_page(port, path, etag=None):
+    """An anonymous visitor's GET of ``path`` from the box at ``port``, as a load balancer
+    forwards it (the site's one host name, whichever box): (status, headers, bytes)."""
+    headers = {"Host": HOST, **({"If-None-Match": etag} if etag else {})}
+    connection_ = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        connection_.request("GET", path, headers=headers)
+        response = connection_.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection_.close()
+
+
+def _kept_pages(run):
+    """The rendered pages this run's boxes keep in Redis (``common.pagecache``)."""
+    cache = redis.Redis.from_url(REDIS_URL)
+    try:
+        return set(cache.scan_iter(match=f"klaverjas*{run}:*page:*"))
+    finally:
+        cache.close()
+
+
+def test_a_public_page_is_one_on_both_boxes_and_new_on_both_after_a_hand(night):
+    """Runs last: it saves a hand at the open table, after the test of that table."""
+    path = reverse("results:evening", kwargs={"club": night.club.slug, "pk": night.evening.pk})
+    status, headers, page = _public_page(night.ports[0], path)
+    assert status == 200 and headers["ETag"]
+    assert "public" in headers["Cache-Control"] and not headers.get_all("Set-Cookie")
+    kept = _kept_pages(night.run)
+    assert len(kept) == 1, kept  # rendered once, kept in the shared cache
+    # Box b knows box a's copy: the same version, the same tag, the same bytes.
+    assert _public_page(night.ports[1], path, headers["ETag"])[0] == 304
+    status, again, page_b = _public_page(night.ports[1], path)
+    assert (status, again["ETag"], page_b) == (200, headers["ETag"], page)
+    assert _kept_pages(night.run) == kept
+
+    # A hand saved on box b: both boxes answer the old tag with the new page.
+    table = night.tables[2]
+    phone = Device(night)
+    phone.send(
+        1,
+        "POST",
+        f"/t/{table.token}/hand/",
+        form(phone.send(1, "GET", f"/t/{table.token}/")),
+        expect=302,
+    )
+    status, new, page_new = _public_page(night.ports[0], path, headers["ETag"])
+    assert status == 200 and new["ETag"] != headers["ETag"] and page_new != page
+    status, new_b, page_new_b = _public_page(night.ports[1], path, headers["ETag"])
+    assert (status, new_b["ETag"], page_new_b) == (200, new["ETag"], page_new)
+    assert _public_page(night.ports[1], path, new["ETag"])[0] == 304
+    assert len(_kept_pages(night.run)) == 2  # the old copy and the new one
