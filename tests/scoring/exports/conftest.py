@@ -1,7 +1,9 @@
+import contextlib
 import io
 
 import openpyxl
 import pytest
+from django.db import transaction
 from django.utils import translation
 from pypdf import PdfReader
 
@@ -38,9 +40,34 @@ def season(club, play_season):
 def read_only_season(module_db, play_season):
     """The same season as ``season``, built once per module in a club of its own.
 
-    Only for tests that read it, never with a live server: the database rows go
-    back at the module's end, but the objects handed out are shared by its tests."""
+    Only for tests that read it or write to the database alone (each test's savepoint
+    undoes that), never with a live server: the database rows go back at the
+    module's end, but the objects handed out are shared by its tests."""
     return _played(factories.club(), play_season)
+
+
+@pytest.fixture(scope="class")
+def class_season(module_db, play_season):
+    """The same season as ``season``, built once for a class of tests, in a club of its
+    own, and gone again at the class's end (a savepoint inside ``module_db``, rolled
+    back): the module's other tests, which count every hand or club in the database,
+    never see it. A test outside a class gets a season of its own.
+
+    As ``read_only_season``: only for tests that read it or write to the database
+    alone (their own savepoint undoes it), never with a live server; the objects
+    handed out are shared by the class's tests. Not in a module that also uses
+    ``read_only_season``: one first built inside a class would go with the class."""
+    with rolled_back():
+        yield _played(factories.club(), play_season)
+
+
+@contextlib.contextmanager
+def rolled_back():
+    """A savepoint rolled back at the end: for a class-scoped fixture on ``module_db``,
+    whose rows are then gone before the module's next test outside the class."""
+    with transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture

@@ -61,8 +61,10 @@ def test_export_standings_writes_each_format(read_only_season, tmp_path, fmt):
         assert best in pdf_pages(data)[0]
 
 
-def test_export_standings_takes_the_format_from_the_file_name_and_a_period(season, tmp_path):
-    competition, members, evenings, director = season
+def test_export_standings_takes_the_format_from_the_file_name_and_a_period(
+    read_only_season, tmp_path
+):
+    competition, members, evenings, director = read_only_season
     competition.periods.create(
         name="Najaar", start_date=evenings[0].date, end_date=evenings[1].date
     )
@@ -84,8 +86,8 @@ def test_export_standings_takes_the_format_from_the_file_name_and_a_period(seaso
     assert any("Period Najaar" in str(v) for v in values)
 
 
-def test_export_hands_csv_then_import_results_restores_the_season(season, tmp_path):
-    competition, *_ = season
+def test_export_hands_csv_then_import_results_restores_the_season(read_only_season, tmp_path):
+    competition, *_ = read_only_season
     path = tmp_path / "backup.csv"
     _out, err = run(
         "export_hands",
@@ -124,8 +126,8 @@ def test_export_hands_csv_then_import_results_restores_the_season(season, tmp_pa
     )
 
 
-def test_export_hands_xlsx_and_what_the_format_leaves_out(season, tmp_path):
-    competition, members, evenings, director = season
+def test_export_hands_xlsx_and_what_the_format_leaves_out(read_only_season, tmp_path):
+    competition, members, evenings, director = read_only_season
     game = Game.objects.filter(table__round__evening=evenings[0]).first()
     Adjustment.objects.create(
         evening=evenings[0], kind="verzaken", game=game, team="A", points=262, reason="verzaakt"
@@ -301,8 +303,8 @@ def test_import_results_argument_errors_are_clear(club, tmp_path):
         )
 
 
-def test_import_results_dry_run_checks_and_changes_nothing(season, tmp_path):
-    competition, *_ = season
+def test_import_results_dry_run_checks_and_changes_nothing(read_only_season, tmp_path):
+    competition, *_ = read_only_season
     path = tmp_path / "backup.csv"
     run(
         "export_hands",

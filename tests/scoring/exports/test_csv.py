@@ -106,8 +106,8 @@ def test_every_csv_uses_the_one_dialect_of_the_language(read_only_season):
             assert header.count(delimiter) >= 8 and other not in header, (language, header)
 
 
-def test_formula_like_names_get_an_apostrophe(season):
-    competition, members, *_ = season
+def test_formula_like_names_get_an_apostrophe(read_only_season):
+    competition, members, *_ = read_only_season
     for member, name in zip(members, TRICKY, strict=False):
         type(member).objects.filter(pk=member.pk).update(name=name)
     rows = read(csv_export.hand_log_csv(handlog.hand_log_rows(competition)))

@@ -116,129 +116,131 @@ def lines(result):
 # ---------------------------------------------------------------- the round trip
 
 
-@pytest.mark.parametrize("language", ["en", "nl"])
-def test_hand_log_csv_imports_into_an_empty_club_with_the_same_standings(season, language):
-    competition, members, evenings, director = season
-    with translation.override(language):
+class TestAPlayedSeasonsHandLog:
+    """The round trip of one played season (``class_season``), built once for them all."""
+
+    @pytest.mark.parametrize("language", ["en", "nl"])
+    def test_hand_log_csv_imports_into_an_empty_club_with_the_same_standings(
+        self, class_season, language
+    ):
+        competition, members, evenings, director = class_season
+        with translation.override(language):
+            data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
+        fresh = factories.club(name="Hersteld")
+        result = importers.results_import_apply(
+            club=fresh,
+            new_competition={"name": competition.name, "tie_breaks": competition.tie_breaks},
+            data=data,
+            filename="backup.csv",
+            create_members=True,
+        )
+        copy = result.competition
+        assert copy.club == fresh and copy.ruleset() == competition.ruleset()
+        assert (copy.start_date, copy.end_date) == (evenings[0].date, evenings[-1].date)
+        assert lines(standings.season_standings(competition=copy)) == lines(
+            standings.season_standings(competition=competition)
+        )
+        for original, restored in zip(evenings, copy.evenings.order_by("date"), strict=True):
+            assert lines(standings.evening_result(evening=restored)) == lines(
+                standings.evening_result(evening=original)
+            )
+        assert result.sitouts == 2 and len(result.new_members) == 9
+        # And the restored competition exports the very same file.
+        with translation.override(language):
+            assert csv_export.hand_log_csv(handlog.hand_log_rows(copy)) == data
+
+    @pytest.mark.parametrize(
+        "name", ["Jan;=cmd|' /C calc'!A0", "Piet,+SUM(A1)", "'=al met apostrof", "=1+1"]
+    )
+    def test_a_name_with_a_formula_after_a_separator_survives_the_csv_round_trip(
+        self, class_season, name
+    ):
+        """The export quotes and guards such a name (``common.csvfile``); the import
+        undoes exactly that guard, so the restored player has the very same name."""
+        competition, members, *_ = class_season
+        type(members[0]).objects.filter(pk=members[0].pk).update(name=name)
         data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
-    fresh = factories.club(name="Hersteld")
-    result = importers.results_import_apply(
-        club=fresh,
-        new_competition={"name": competition.name, "tie_breaks": competition.tie_breaks},
-        data=data,
-        filename="backup.csv",
-        create_members=True,
-    )
-    copy = result.competition
-    assert copy.club == fresh and copy.ruleset() == competition.ruleset()
-    assert (copy.start_date, copy.end_date) == (evenings[0].date, evenings[-1].date)
-    assert lines(standings.season_standings(competition=copy)) == lines(
-        standings.season_standings(competition=competition)
-    )
-    for original, restored in zip(evenings, copy.evenings.order_by("date"), strict=True):
-        assert lines(standings.evening_result(evening=restored)) == lines(
-            standings.evening_result(evening=original)
+        result = importers.results_import_apply(
+            club=factories.club(name="Hersteld"),
+            new_competition={"name": competition.name, "tie_breaks": competition.tie_breaks},
+            data=data,
+            filename="backup.csv",
+            create_members=True,
         )
-    assert result.sitouts == 2 and len(result.new_members) == 9
-    # And the restored competition exports the very same file.
-    with translation.override(language):
-        assert csv_export.hand_log_csv(handlog.hand_log_rows(copy)) == data
+        assert name in {member.name for member in result.new_members}
 
+    def test_imported_games_are_stored_as_the_site_stores_them(self, class_season):
+        competition, *_ = class_season
+        data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
+        copy = importers.results_import_apply(
+            club=factories.club(), new_competition={"name": "Kopie"}, data=data, create_members=True
+        ).competition
+        fields = ("total_a", "total_b", "hands_entered", "winner", "marsen_a", "marsen_b")
+        fields += ("nat_a", "nat_b", "roem_a", "roem_b", "ruleset")
 
-@pytest.mark.parametrize(
-    "name", ["Jan;=cmd|' /C calc'!A0", "Piet,+SUM(A1)", "'=al met apostrof", "=1+1"]
-)
-def test_a_name_with_a_formula_after_a_separator_survives_the_csv_round_trip(season, name):
-    """The export quotes and guards such a name (``common.csvfile``); the import
-    undoes exactly that guard, so the restored player has the very same name."""
-    competition, members, *_ = season
-    type(members[0]).objects.filter(pk=members[0].pk).update(name=name)
-    data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
-    result = importers.results_import_apply(
-        club=factories.club(name="Hersteld"),
-        new_competition={"name": competition.name, "tie_breaks": competition.tie_breaks},
-        data=data,
-        filename="backup.csv",
-        create_members=True,
-    )
-    assert name in {member.name for member in result.new_members}
+        def games(of):
+            return [
+                tuple(getattr(g, f) for f in fields)
+                for g in Game.objects.filter(table__round__evening__competition=of).order_by(
+                    "table__round__evening__date", "table__round__number", "table__number"
+                )
+            ]
 
+        assert games(copy) == games(competition)
+        ruleset = copy.ruleset()
+        for game in Game.objects.filter(table__round__evening__competition=copy):
+            assert game.status == Game.Status.CONFIRMED and game.confirmed_by == "import"
+            assert game.confirmed_at is not None and game.ruleset == ruleset.to_dict()
+            hands = list(game.hands.order_by("number"))
+            summary = rules.score_game(ruleset, [(h.score_a, h.score_b) for h in hands])
+            assert tuple(summary.totals) == (game.total_a, game.total_b)
+            assert all(h.entered_via == "import" for h in hands)
+            assert game.audit.get().action == AuditEntry.Action.CREATE
+        assert all(e.status == Evening.Status.FINISHED for e in copy.evenings.all())
+        assert EveningLog.objects.filter(evening__competition=copy).count() == 3
 
-def test_imported_games_are_stored_as_the_site_stores_them(season):
-    competition, *_ = season
-    data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
-    copy = importers.results_import_apply(
-        club=factories.club(), new_competition={"name": "Kopie"}, data=data, create_members=True
-    ).competition
-    fields = ("total_a", "total_b", "hands_entered", "winner", "marsen_a", "marsen_b")
-    fields += ("nat_a", "nat_b", "roem_a", "roem_b", "ruleset")
+    def test_hand_log_xlsx_imports_back_into_the_same_club(self, class_season):
+        competition, members, evenings, director = class_season
+        data = xlsx.hand_log_xlsx(handlog.hand_log_rows(competition))
+        copy = importers.results_import_apply(
+            club=competition.club,
+            new_competition={"name": "Uit Excel", "tie_breaks": competition.tie_breaks},
+            data=data,
+            filename="hands.xlsx",
+            by=director,
+        ).competition
+        assert Member.objects.filter(club=competition.club).count() == 9  # nobody new
+        assert lines(standings.season_standings(competition=copy)) == lines(
+            standings.season_standings(competition=competition)
+        )
 
-    def games(of):
-        return [
-            tuple(getattr(g, f) for f in fields)
-            for g in Game.objects.filter(table__round__evening__competition=of).order_by(
-                "table__round__evening__date", "table__round__number", "table__number"
-            )
-        ]
+    def test_importing_the_same_file_twice_adds_nothing(self, class_season):
+        competition, *_ = class_season
+        data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
+        before = counts()
+        again = preview(competition, data)
+        assert again.ok and not again.can_apply and not again.evenings
+        assert len(again.skipped) == 3
+        result = apply(competition, data)
+        assert result.evenings == [] and len(result.skipped) == 3
+        assert counts() == before
 
-    assert games(copy) == games(competition)
-    ruleset = copy.ruleset()
-    for game in Game.objects.filter(table__round__evening__competition=copy):
-        assert game.status == Game.Status.CONFIRMED and game.confirmed_by == "import"
-        assert game.confirmed_at is not None and game.ruleset == ruleset.to_dict()
-        hands = list(game.hands.order_by("number"))
-        summary = rules.score_game(ruleset, [(h.score_a, h.score_b) for h in hands])
-        assert tuple(summary.totals) == (game.total_a, game.total_b)
-        assert all(h.entered_via == "import" for h in hands)
-        assert game.audit.get().action == AuditEntry.Action.CREATE
-    assert all(e.status == Evening.Status.FINISHED for e in copy.evenings.all())
-    assert EveningLog.objects.filter(evening__competition=copy).count() == 3
-
-
-def test_hand_log_xlsx_imports_back_into_the_same_club(season):
-    competition, members, evenings, director = season
-    data = xlsx.hand_log_xlsx(handlog.hand_log_rows(competition))
-    copy = importers.results_import_apply(
-        club=competition.club,
-        new_competition={"name": "Uit Excel", "tie_breaks": competition.tie_breaks},
-        data=data,
-        filename="hands.xlsx",
-        by=director,
-    ).competition
-    assert Member.objects.filter(club=competition.club).count() == 9  # nobody new
-    assert lines(standings.season_standings(competition=copy)) == lines(
-        standings.season_standings(competition=competition)
-    )
-
-
-def test_importing_the_same_file_twice_adds_nothing(season):
-    competition, *_ = season
-    data = csv_export.hand_log_csv(handlog.hand_log_rows(competition))
-    before = counts()
-    again = preview(competition, data)
-    assert again.ok and not again.can_apply and not again.evenings
-    assert len(again.skipped) == 3
-    result = apply(competition, data)
-    assert result.evenings == [] and len(result.skipped) == 3
-    assert counts() == before
-
-
-def test_a_changed_evening_is_refused_not_doubled(season):
-    competition, *_ = season
-    rows = list(
-        csv.DictReader(
-            io.StringIO(
-                csv_export.hand_log_csv(handlog.hand_log_rows(competition)).decode("utf-8-sig")
+    def test_a_changed_evening_is_refused_not_doubled(self, class_season):
+        competition, *_ = class_season
+        rows = list(
+            csv.DictReader(
+                io.StringIO(
+                    csv_export.hand_log_csv(handlog.hand_log_rows(competition)).decode("utf-8-sig")
+                )
             )
         )
-    )
-    for row in rows:
-        if row["Hand"] == "1":
-            row["Trump"] = "S" if row["Trump"] != "S" else "H"
-    problems = rejected(competition, csv_bytes(rows, columns=list(rows[0])))
-    assert len(problems) == 3
-    assert "already has an evening on 2026-10-06 with other results" in problems[0].message
-    assert problems[0].column == "Date"  # as the file titles it
+        for row in rows:
+            if row["Hand"] == "1":
+                row["Trump"] = "S" if row["Trump"] != "S" else "H"
+        problems = rejected(competition, csv_bytes(rows, columns=list(rows[0])))
+        assert len(problems) == 3
+        assert "already has an evening on 2026-10-06 with other results" in problems[0].message
+        assert problems[0].column == "Date"  # as the file titles it
 
 
 def test_a_planned_evening_without_rounds_gets_the_imported_rounds(competition):

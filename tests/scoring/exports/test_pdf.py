@@ -168,9 +168,9 @@ def test_table_plan_names_everyone_and_who_sits_out(read_only_season):
     assert "/t/" not in text  # no private links on the wall
 
 
-def test_names_in_other_alphabets_print(season):
+def test_names_in_other_alphabets_print(read_only_season):
     """DejaVu Sans from Debian's fonts-dejavu-core (the README; CI installs it)."""
-    competition, members, *_ = season
+    competition, members, *_ = read_only_season
     type(members[0]).objects.filter(pk=members[0].pk).update(name="Łukasz Żółć-Şahin")
     text = pdf_pages(pdf.report_pdf(reports.standings_report(competition=competition)))[0]
     assert "Łukasz Żółć-Şahin" in text
@@ -208,8 +208,8 @@ def test_blank_sheet_length_follows_the_rule_set():
     assert reports.sheet_length(rules.get_ruleset("match-1500")) == 21
 
 
-def test_names_with_markup_characters_print_as_written(season):
-    competition, members, evenings, director = season
+def test_names_with_markup_characters_print_as_written(read_only_season):
+    competition, members, evenings, director = read_only_season
     name = "Anne & Piet <b>de Wit</b>"
     type(members[0]).objects.filter(pk=members[0].pk).update(name=name)
     text = pdf_pages(pdf.report_pdf(reports.standings_report(competition=competition)))[0]

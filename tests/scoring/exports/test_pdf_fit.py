@@ -61,10 +61,11 @@ def text_of(data):
         return " ".join(" ".join((page.extract_text() or "").split()) for page in document.pages)
 
 
-@pytest.fixture
-def long_season(play_season):
+@pytest.fixture(scope="module")
+def long_season(module_db, play_season):
     """A season of 6 rounds an evening (a column per round) with 40-character names
-    in a club with a 40-character name."""
+    in a club with a 40-character name. Built once per module (``module_db``): its
+    tests only read it."""
     club = factories.club(long_name(0))
     competition, members, evenings, director = play_season(club, players=9, rounds=6, evenings=2)
     for index, member in enumerate(members, 1):

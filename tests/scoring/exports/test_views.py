@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from clubs.models import PendingUpload
+from clubs.models import Club, PendingUpload
 from clubs.services import pending_upload_take
 from scoring.exports import csv as csv_export
 from scoring.exports import handlog, reports
@@ -37,107 +37,183 @@ def body(response):
     return b"".join(response.streaming_content)
 
 
-@pytest.fixture
-def round_(season):
-    competition, members, evenings, director = season
-    return Round.objects.get(evening=evenings[0], number=1)
+class TestThePlayedSeasonsFiles:
+    """The downloads of one played season (``class_season``), built once for them all."""
 
+    @pytest.fixture
+    def round_(self, class_season):
+        competition, members, evenings, director = class_season
+        return Round.objects.get(evening=evenings[0], number=1)
 
-@pytest.mark.parametrize(
-    ("name", "content_type", "disposition"),
-    [
-        ("standings-xlsx", "application/vnd.openxmlformats", "attachment"),
-        ("standings-csv", "text/csv", "attachment"),
-        ("standings-pdf", "application/pdf", "inline"),
-    ],
-)
-def test_public_standings_download_for_anyone(client, season, name, content_type, disposition):
-    competition, *_ = season
-    response = client.get(url(name, competition.club, competition.pk))
-    assert response.status_code == 200
-    assert response["Content-Type"].startswith(content_type)
-    assert response["Content-Disposition"].startswith(disposition)
-    assert competition.club.slug in response["Content-Disposition"]
-    assert "private" in response["Cache-Control"]
-    assert body(response)
-
-
-def test_standings_of_a_period(client, season):
-    competition, members, evenings, director = season
-    period = competition.periods.create(
-        name="Najaar", start_date=evenings[0].date, end_date=evenings[0].date
+    @pytest.mark.parametrize(
+        ("name", "content_type", "disposition"),
+        [
+            ("standings-xlsx", "application/vnd.openxmlformats", "attachment"),
+            ("standings-csv", "text/csv", "attachment"),
+            ("standings-pdf", "application/pdf", "inline"),
+        ],
     )
-    response = client.get(url("standings-xlsx", competition.club, competition.pk, period=period.pk))
-    values = [
-        c for row in read_xlsx(body(response)).active.iter_rows(values_only=True) for c in row
-    ]
-    assert any("after 1 evening" in str(v) for v in values)
-    missing = client.get(url("standings-xlsx", competition.club, competition.pk, period=999999))
-    assert missing.status_code == 404
+    def test_public_standings_download_for_anyone(
+        self, client, class_season, name, content_type, disposition
+    ):
+        competition, *_ = class_season
+        response = client.get(url(name, competition.club, competition.pk))
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith(content_type)
+        assert response["Content-Disposition"].startswith(disposition)
+        assert competition.club.slug in response["Content-Disposition"]
+        assert "private" in response["Cache-Control"]
+        assert body(response)
 
-
-def test_downloads_follow_the_visitors_language(client, season):
-    competition, *_ = season
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "nl"
-    response = client.get(url("standings-csv", competition.club, competition.pk))
-    dutch = body(response).decode("utf-8-sig").splitlines()[0]
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    response = client.get(url("standings-csv", competition.club, competition.pk))
-    english = body(response).decode("utf-8-sig").splitlines()[0]
-    assert english == "#,Player,Points,Avg. per game,Evenings,Games,Marsen,Nat,Roem"
-    with translation.override("nl"):
-        titles = [
-            column.title for column in reports.standings_report(competition=competition).columns
+    def test_standings_of_a_period(self, client, class_season):
+        competition, members, evenings, director = class_season
+        period = competition.periods.create(
+            name="Najaar", start_date=evenings[0].date, end_date=evenings[0].date
+        )
+        response = client.get(
+            url("standings-xlsx", competition.club, competition.pk, period=period.pk)
+        )
+        values = [
+            c for row in read_xlsx(body(response)).active.iter_rows(values_only=True) for c in row
         ]
-    assert dutch == ";".join(titles) and "Speler" in dutch
+        assert any("after 1 evening" in str(v) for v in values)
+        missing = client.get(url("standings-xlsx", competition.club, competition.pk, period=999999))
+        assert missing.status_code == 404
 
+    def test_downloads_follow_the_visitors_language(self, client, class_season):
+        competition, *_ = class_season
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = "nl"
+        response = client.get(url("standings-csv", competition.club, competition.pk))
+        dutch = body(response).decode("utf-8-sig").splitlines()[0]
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+        response = client.get(url("standings-csv", competition.club, competition.pk))
+        english = body(response).decode("utf-8-sig").splitlines()[0]
+        assert english == "#,Player,Points,Avg. per game,Evenings,Games,Marsen,Nat,Roem"
+        with translation.override("nl"):
+            titles = [
+                column.title for column in reports.standings_report(competition=competition).columns
+            ]
+        assert dutch == ";".join(titles) and "Speler" in dutch
 
-def test_evening_result_downloads(client, season):
-    competition, members, evenings, director = season
-    response = client.get(url("evening-pdf", competition.club, evenings[0].pk))
-    assert "Result" in pdf_pages(body(response))[0]
-    response = client.get(url("evening-xlsx", competition.club, evenings[0].pk))
-    assert read_xlsx(body(response)).sheetnames == ["Result"]
+    def test_evening_result_downloads(self, client, class_season):
+        competition, members, evenings, director = class_season
+        response = client.get(url("evening-pdf", competition.club, evenings[0].pk))
+        assert "Result" in pdf_pages(body(response))[0]
+        response = client.get(url("evening-xlsx", competition.club, evenings[0].pk))
+        assert read_xlsx(body(response)).sheetnames == ["Result"]
 
+    def test_private_club_results_are_404_for_strangers_and_open_to_members(
+        self, client, class_season
+    ):
+        competition, members, evenings, director = class_season
+        club = Club.objects.get(pk=competition.club_id)  # its own: the class shares the season's
+        club.results_public = False
+        club.save()
+        assert client.get(url("standings-pdf", club, competition.pk)).status_code == 404
+        assert client.get(url("evening-xlsx", club, evenings[0].pk)).status_code == 404
+        client.force_login(factories.role(club, "member"))
+        assert client.get(url("standings-pdf", club, competition.pk)).status_code == 200
 
-def test_private_club_results_are_404_for_strangers_and_open_to_members(client, season):
-    competition, members, evenings, director = season
-    club = competition.club
-    club.results_public = False
-    club.save()
-    assert client.get(url("standings-pdf", club, competition.pk)).status_code == 404
-    assert client.get(url("evening-xlsx", club, evenings[0].pk)).status_code == 404
-    client.force_login(factories.role(club, "member"))
-    assert client.get(url("standings-pdf", club, competition.pk)).status_code == 200
+    def test_another_clubs_objects_answer_404(self, client, class_season, other_club):
+        competition, members, evenings, director = class_season
+        client.force_login(factories.role(other_club, "admin"))
+        for name, pk in [
+            ("standings-xlsx", competition.pk),
+            ("evening-pdf", evenings[0].pk),
+            ("hands-csv", competition.pk),
+            ("round-scoresheets", Round.objects.filter(evening=evenings[0]).first().pk),
+            ("round-table-plan", Round.objects.filter(evening=evenings[0]).first().pk),
+            ("results-import", competition.pk),
+        ]:
+            assert client.get(url(name, other_club, pk)).status_code == 404, name
 
+    def test_hand_log_is_for_members(self, client, class_season):
+        competition, *_ = class_season
+        club = competition.club
+        response = client.get(url("hands-csv", club, competition.pk))
+        assert response.status_code == 302 and "/login/" in response["Location"]
+        client.force_login(factories.role(club, "member"))
+        response = client.get(url("hands-csv", club, competition.pk))
+        assert response.status_code == 200
+        data = body(response)
+        assert data == csv_export.hand_log_csv(handlog.hand_log_rows(competition))
+        response = client.get(url("hands-xlsx", club, competition.pk))
+        sheet = read_xlsx(body(response)).active
+        assert sheet.max_row == 1 + Hand.objects.count() + 2
 
-def test_another_clubs_objects_answer_404(client, season, other_club):
-    competition, members, evenings, director = season
-    client.force_login(factories.role(other_club, "admin"))
-    for name, pk in [
-        ("standings-xlsx", competition.pk),
-        ("evening-pdf", evenings[0].pk),
-        ("hands-csv", competition.pk),
-        ("round-scoresheets", Round.objects.filter(evening=evenings[0]).first().pk),
-        ("round-table-plan", Round.objects.filter(evening=evenings[0]).first().pk),
-        ("results-import", competition.pk),
-    ]:
-        assert client.get(url(name, other_club, pk)).status_code == 404, name
+    def test_score_sheets_are_for_scorers(self, client, round_):
+        club = round_.evening.competition.club
+        sheets = url("round-scoresheets", club, round_.pk)
+        assert client.get(sheets).status_code == 302
+        client.force_login(factories.role(club, "member"))
+        assert client.get(sheets).status_code == 403
+        client.force_login(factories.role(club, "scorer"))
+        response = client.get(sheets)
+        assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+        pages = pdf_pages(body(response))
+        assert len(pages) == round_.tables.count()
+        table = round_.tables.order_by("number").first()
+        assert f"http://testserver/t/{table.token}/" in pages[0]
+        filled = client.get(url("round-scoresheets-filled", club, round_.pk))
+        assert "Score sheet (record)" in pdf_pages(body(filled))[0]
 
+    def test_table_plan_is_public_and_has_no_links(self, client, round_):
+        club = round_.evening.competition.club
+        response = client.get(url("round-table-plan", club, round_.pk))
+        assert response.status_code == 200
+        text = "\n".join(pdf_pages(body(response)))
+        assert "Table plan" in text and "/t/" not in text
 
-def test_hand_log_is_for_members(client, season):
-    competition, *_ = season
-    club = competition.club
-    response = client.get(url("hands-csv", club, competition.pk))
-    assert response.status_code == 302 and "/login/" in response["Location"]
-    client.force_login(factories.role(club, "member"))
-    response = client.get(url("hands-csv", club, competition.pk))
-    assert response.status_code == 200
-    data = body(response)
-    assert data == csv_export.hand_log_csv(handlog.hand_log_rows(competition))
-    response = client.get(url("hands-xlsx", club, competition.pk))
-    sheet = read_xlsx(body(response)).active
-    assert sheet.max_row == 1 + Hand.objects.count() + 2
+    def test_the_pages_show_the_links(self, client, class_season, round_):
+        competition, members, evenings, director = class_season
+        club = competition.club
+        page = client.get(
+            reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
+        )
+        assert url("standings-xlsx", club, competition.pk).encode() in page.content
+        page = client.get(
+            reverse("results:evening", kwargs={"club": club.slug, "pk": evenings[0].pk})
+        )
+        assert url("evening-pdf", club, evenings[0].pk).encode() in page.content
+        client.force_login(director)
+        page = client.get(round_.get_absolute_url())
+        assert url("round-scoresheets", club, round_.pk).encode() in page.content
+        assert url("round-table-plan", club, round_.pk).encode() in page.content
+        page = client.get(competition.get_absolute_url())
+        assert url("hands-csv", club, competition.pk).encode() in page.content
+        assert url("results-import", club, competition.pk).encode() in page.content
+
+    def test_a_period_that_is_no_number_is_404(self, client, class_season):
+        competition, *_ = class_season
+        for fmt in ("xlsx", "csv", "pdf"):
+            response = client.get(
+                url(f"standings-{fmt}", competition.club, competition.pk, period="x")
+            )
+            assert response.status_code == 404
+
+    def test_file_names_speak_the_visitors_language(self, client, class_season):
+        competition, members, evenings, director = class_season
+        club = competition.club
+        client.force_login(factories.role(club, "member"))
+        names = {}
+        for language in ("nl", "en"):
+            client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+            names[language] = [
+                client.get(url(name, club, pk))["Content-Disposition"]
+                for name, pk in (
+                    ("standings-csv", competition.pk),
+                    ("evening-csv", evenings[0].pk),
+                    ("hands-csv", competition.pk),
+                )
+            ]
+        assert [("stand" in n, "uitslag" in n, "spellen" in n) for n in names["nl"]] == [
+            (True, False, False),
+            (False, True, False),
+            (False, False, True),
+        ]
+        assert "standings" not in names["nl"][0] and "result" not in names["nl"][1]
+        assert "standings" in names["en"][0] and "result" in names["en"][1]
+        assert "hands" in names["en"][2]
 
 
 def test_hand_log_download_takes_the_same_queries_whatever_the_season(
@@ -153,49 +229,6 @@ def test_hand_log_download_takes_the_same_queries_whatever_the_season(
     Hand.objects.exclude(game__table__round__evening__competition=competition).delete()
     with django_assert_num_queries(len(small.captured_queries)):
         body(client.get(url("hands-xlsx", club, competition.pk)))
-
-
-def test_score_sheets_are_for_scorers(client, round_):
-    club = round_.evening.competition.club
-    sheets = url("round-scoresheets", club, round_.pk)
-    assert client.get(sheets).status_code == 302
-    client.force_login(factories.role(club, "member"))
-    assert client.get(sheets).status_code == 403
-    client.force_login(factories.role(club, "scorer"))
-    response = client.get(sheets)
-    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
-    pages = pdf_pages(body(response))
-    assert len(pages) == round_.tables.count()
-    table = round_.tables.order_by("number").first()
-    assert f"http://testserver/t/{table.token}/" in pages[0]
-    filled = client.get(url("round-scoresheets-filled", club, round_.pk))
-    assert "Score sheet (record)" in pdf_pages(body(filled))[0]
-
-
-def test_table_plan_is_public_and_has_no_links(client, round_):
-    club = round_.evening.competition.club
-    response = client.get(url("round-table-plan", club, round_.pk))
-    assert response.status_code == 200
-    text = "\n".join(pdf_pages(body(response)))
-    assert "Table plan" in text and "/t/" not in text
-
-
-def test_the_pages_show_the_links(client, season, round_):
-    competition, members, evenings, director = season
-    club = competition.club
-    page = client.get(
-        reverse("results:standings", kwargs={"club": club.slug, "pk": competition.pk})
-    )
-    assert url("standings-xlsx", club, competition.pk).encode() in page.content
-    page = client.get(reverse("results:evening", kwargs={"club": club.slug, "pk": evenings[0].pk}))
-    assert url("evening-pdf", club, evenings[0].pk).encode() in page.content
-    client.force_login(director)
-    page = client.get(round_.get_absolute_url())
-    assert url("round-scoresheets", club, round_.pk).encode() in page.content
-    assert url("round-table-plan", club, round_.pk).encode() in page.content
-    page = client.get(competition.get_absolute_url())
-    assert url("hands-csv", club, competition.pk).encode() in page.content
-    assert url("results-import", club, competition.pk).encode() in page.content
 
 
 # ---------------------------------------------------------------- the import page
@@ -303,13 +336,6 @@ def test_a_file_changed_on_the_server_is_refused(director_client, competition, u
     assert b"has changed" in response.content and Hand.objects.count() == 0
 
 
-def test_a_period_that_is_no_number_is_404(client, season):
-    competition, *_ = season
-    for fmt in ("xlsx", "csv", "pdf"):
-        response = client.get(url(f"standings-{fmt}", competition.club, competition.pk, period="x"))
-        assert response.status_code == 404
-
-
 def test_the_page_imports_up_to_its_own_row_limit_and_says_so(
     director_client, competition, uploads, monkeypatch
 ):
@@ -341,31 +367,6 @@ def test_an_ods_hand_log_is_accepted_by_the_page(director_client, competition, u
     assert b".ods" in page.content
     response = upload(director_client, competition, ods_bytes(rows), "oud.ods")
     assert response.context["preview"].ok and response.context["token"]
-
-
-def test_file_names_speak_the_visitors_language(client, season):
-    competition, members, evenings, director = season
-    club = competition.club
-    client.force_login(factories.role(club, "member"))
-    names = {}
-    for language in ("nl", "en"):
-        client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
-        names[language] = [
-            client.get(url(name, club, pk))["Content-Disposition"]
-            for name, pk in (
-                ("standings-csv", competition.pk),
-                ("evening-csv", evenings[0].pk),
-                ("hands-csv", competition.pk),
-            )
-        ]
-    assert [("stand" in n, "uitslag" in n, "spellen" in n) for n in names["nl"]] == [
-        (True, False, False),
-        (False, True, False),
-        (False, False, True),
-    ]
-    assert "standings" not in names["nl"][0] and "result" not in names["nl"][1]
-    assert "standings" in names["en"][0] and "result" in names["en"][1]
-    assert "hands" in names["en"][2]
 
 
 def test_the_preview_on_one_box_is_confirmed_on_another(

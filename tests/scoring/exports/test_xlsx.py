@@ -165,8 +165,8 @@ def test_a_provisional_evening_sheet_agrees_with_the_page_and_names_no_prize(eve
     ]
 
 
-def test_names_that_look_like_formulas_are_text(season):
-    competition, members, evenings, director = season
+def test_names_that_look_like_formulas_are_text(read_only_season):
+    competition, members, evenings, director = read_only_season
     for member, name in zip(members, TRICKY, strict=False):
         type(member).objects.filter(pk=member.pk).update(name=name)
     sheet = read_xlsx(xlsx.report_xlsx(reports.standings_report(competition=competition))).active
