@@ -6,18 +6,21 @@ never show a stale number, and a standings read only reads: it writes nothing, a
 evening without stored totals is summed in memory."""
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs import services as club_services
+from clubs.models import Member
 from scoring import services as scoring_services
 from scoring.models import Adjustment, EveningTotals, Game
 from scoring.results import standings
 from scoring.results.services import evening_totals_store
 from tests import factories
 from tournaments import services
-from tournaments.models import Evening, Seat
+from tournaments.models import Competition, Evening, Seat
 
 
 def live(evening_ids):
@@ -48,12 +51,37 @@ def lines(competition):
     ]
 
 
-@pytest.fixture
-def season(club, play_season):
+@pytest.fixture(scope="module")
+def built_season(module_db, play_season):
+    """The played season, built once per module in a club of its own: the primary keys
+    of (competition, members, evenings, director). Each test's changes to it are rolled
+    back in its own savepoint; ``season`` hands out objects read again for each test."""
     competition, members, evenings, director = play_season(
-        club, evenings=2, players=10, rounds=2, seed=11
+        factories.club(), evenings=2, players=10, rounds=2, seed=11
     )
-    return competition, members, evenings, director
+    return competition.pk, [m.pk for m in members], [e.pk for e in evenings], director.pk
+
+
+@pytest.fixture
+def season(db, built_season):
+    """(competition, members, evenings, director): 2 finished evenings of 10 players and
+    2 rounds, as rows read for this test (a test may change its objects)."""
+    competition_pk, member_pks, evening_pks, director_pk = built_season
+    members = Member.objects.in_bulk(member_pks)
+    evenings = Evening.objects.in_bulk(evening_pks)
+    return (
+        Competition.objects.get(pk=competition_pk),
+        [members[pk] for pk in member_pks],
+        [evenings[pk] for pk in evening_pks],
+        get_user_model().objects.get(pk=director_pk),
+    )
+
+
+@pytest.fixture(autouse=True)
+def no_kept_pages():
+    """Every page is rendered by its test: the season's versions go back with each
+    test's savepoint, so a page an earlier test kept would otherwise be served."""
+    cache.clear()
 
 
 def stored_ids():
@@ -230,8 +258,9 @@ def test_a_change_below_an_evening_stores_its_totals_again(season, change):
         assert after != before
 
 
-def test_merging_two_records_of_a_player_stores_the_clubs_totals_again(club, season):
+def test_merging_two_records_of_a_player_stores_the_clubs_totals_again(season):
     competition, members, evenings, director = season
+    club = competition.club
     ids = [e.pk for e in evenings]
     # The second evening's games of one player were entered on a second record.
     second = factories.member(club, name=members[4].name + " (2)")
@@ -251,12 +280,13 @@ def test_merging_two_records_of_a_player_stores_the_clubs_totals_again(club, sea
 
 
 def test_merging_a_record_that_only_has_an_adjustment_stores_that_evenings_totals_again(
-    club, season
+    season,
 ):
     """Member 2 called in absent on evening 2 (no seat there); a penalty that evening was
     given to a second record of theirs. Merged, the penalty is theirs: evening 2 is
     summed and stored again."""
     competition, members, evenings, director = season
+    club = competition.club
     ids = [e.pk for e in evenings]
     absent = members[1]
     assert not Seat.objects.filter(round__evening=evenings[1], member=absent).exists()
@@ -378,106 +408,6 @@ def test_the_stored_columns_are_a_tallys_first_fields_in_its_order():
     assert {name: list(numbers) for name, numbers in EveningTotals.columns(packed).items()} == {
         name: [value] for name, value in zip(EveningTotals.COLUMNS, (7, *tally.row()), strict=True)
     }
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_read_while_a_correction_is_uncommitted_shows_the_committed_sums(club, play_season):
-    """Two connections: a director's correction holds its transaction open while a
-    standings read comes in. The read waits for nothing (it takes no lock: SQLite's
-    write lock is the correction's) and shows the standings as committed; the
-    correction stored its sums in its transaction, so after its commit they are read."""
-    import threading
-
-    competition, members, evenings, director = play_season(
-        club, evenings=1, players=8, rounds=1, seed=5
-    )
-    ids = [evenings[0].pk]
-    game = Game.objects.filter(table__round__evening=evenings[0]).order_by("pk").first()
-    north = Seat.objects.get(table=game.table, position="N").member_id
-    before = {key: points for key, _rank, points, _g, _m in lines(competition)}
-    locked, done = threading.Event(), threading.Event()
-    result = {}
-
-    def correct():
-        try:
-            with transaction.atomic():
-                changed = Game.objects.get(pk=game.pk)
-                changed.total_a += 100
-                changed.save()  # stores the evening's totals again, uncommitted
-                locked.set()
-                done.wait(60)  # the read below comes in meanwhile
-        finally:
-            connection.close()
-
-    def read():
-        try:
-            result["lines"] = {key: points for key, _r, points, _g, _m in lines(competition)}
-        finally:
-            connection.close()
-
-    writer = threading.Thread(target=correct)
-    writer.start()
-    assert locked.wait(10)
-    reader = threading.Thread(target=read)
-    reader.start()
-    reader.join(30)
-    read_while_open = not reader.is_alive()
-    done.set()
-    writer.join(10)
-    reader.join(30)
-    assert read_while_open  # it did not wait for the correction's commit
-    assert result["lines"][north] == before[north]
-    assert stored_ids() == set(ids)
-    assert from_store(ids) == live(ids)
-    assert live(ids)[(ids[0], north)][0] == before[north] + 100
-    assert lines(competition) != {}
-    assert {key: points for key, _r, points, _g, _m in lines(competition)}[north] == (
-        before[north] + 100
-    )
-
-
-@pytest.mark.django_db(transaction=True)
-def test_two_corrections_of_one_closed_evening_at_once_store_both(club, play_season):
-    """Two connections correct two games of one finished evening at once: the second
-    waits for the first (PostgreSQL: the evening's row of totals, which each change
-    writes before it sums; SQLite: the write lock), so the totals stored last sum both
-    corrections, not the second one alone."""
-    import threading
-
-    competition, members, evenings, director = play_season(
-        club, evenings=1, players=8, rounds=1, seed=5
-    )
-    ids = [evenings[0].pk]
-    first, second = Game.objects.filter(table__round__evening=evenings[0]).order_by("pk")[:2]
-    before = from_store(ids)
-    saved, done = threading.Event(), threading.Event()
-
-    def correct(game, hold):
-        try:
-            with transaction.atomic():
-                changed = Game.objects.get(pk=game.pk)
-                changed.total_a += 100
-                changed.save()
-                if hold:
-                    saved.set()
-                    done.wait(60)  # the second correction comes in meanwhile
-        finally:
-            connection.close()
-
-    one = threading.Thread(target=correct, args=(first, True))
-    one.start()
-    assert saved.wait(10)
-    two = threading.Thread(target=correct, args=(second, False))
-    two.start()
-    two.join(1)  # time for the second to reach its wait
-    done.set()
-    one.join(30)
-    two.join(30)
-    assert not one.is_alive() and not two.is_alive()
-    after = from_store(ids)
-    assert after == live(ids)
-    changed = {key for key in after if after[key][0] != before[key][0]}
-    assert len(changed) == 4  # wij (N and S) of both tables: both corrections
 
 
 def test_the_standings_read_stored_evenings_in_two_queries_whatever_their_number(
