@@ -137,12 +137,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def fresh_throttle():
+def fresh_caches():
     """Each test starts with nothing counted by the brakes (``clubs.auth.throttle_allowed``):
-    its sign-ups, new clubs and PIN tries are not the earlier tests' (all from 127.0.0.1)."""
+    its sign-ups, new clubs and PIN tries are not the earlier tests' (all from 127.0.0.1);
+    and with no page kept (``common.pagecache``): a set-up built once per module
+    (``module_db``) gets its versions back with each test's savepoint, so a page an
+    earlier test kept under a version would otherwise be served to the next."""
     from django.core.cache import caches
 
     caches["throttle"].clear()
+    caches["default"].clear()
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,6 @@ evening without stored totals is summed in memory."""
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -75,13 +74,6 @@ def season(db, built_season):
         [evenings[pk] for pk in evening_pks],
         get_user_model().objects.get(pk=director_pk),
     )
-
-
-@pytest.fixture(autouse=True)
-def no_kept_pages():
-    """Every page is rendered by its test: the season's versions go back with each
-    test's savepoint, so a page an earlier test kept would otherwise be served."""
-    cache.clear()
 
 
 def stored_ids():
