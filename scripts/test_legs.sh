@@ -7,11 +7,14 @@
 # tests/conftest.py), in two processes (pytest-xdist, a module a process, each its
 # own test database): a test there waits for the server half of its time, and
 # while it waits the other process works; in one it ended last, 80 s after the
-# rest. The SQLite leg is two processes, the browser tests in one and the rest in the other: with three processes on two cores neither
-# core waits while one leg finishes alone, and a browser test's waits (a page,
-# a live server) are another process's CPU time. The SQLite report comes
-# first, then the browser tests', then PostgreSQL's; each part ends with its
-# wall-clock time and the CPU time it and all it started used.
+# rest. The SQLite leg is two processes: the browser tests and the other slow ones
+# (a live server, gunicorn or child processes: the racing phones, the LAN and load
+# runs, the hostile-input sweep) in one, the rest in the other. With three processes
+# on two cores neither core waits while one leg finishes alone: the slow tests wait
+# (for a page, a server, a child) and meanwhile another process works, and alone the
+# rest ended 260 s after the browser tests. The SQLite report comes first, then the
+# slow tests', then PostgreSQL's; each part ends with its wall-clock time and the CPU
+# time it and all it started used.
 set -u
 PY=${PY:-.venv/bin/python}
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
@@ -52,21 +55,24 @@ fi
 browser_pid=""
 browser_log=$(mktemp)
 if [ -x "$CHROMIUM" ] || [ "${CI:-}" = "true" ]; then
-  timed "SQLite leg, browser tests" "$PY" -m pytest -q -m browser >"$browser_log" 2>&1 &
+  timed "SQLite leg, browser and other slow tests" \
+    "$PY" -m pytest -q -m "browser or slow" >"$browser_log" 2>&1 &
   browser_pid=$!
 else
   echo "Debian's Chromium is not at $CHROMIUM: skipping the browser tests (apt-get install chromium)."
+  timed "SQLite leg, slow tests" "$PY" -m pytest -q -m "slow and not browser" >"$browser_log" 2>&1 &
+  browser_pid=$!
 fi
 
 echo "== tests on SQLite"
-timed "SQLite leg, without the browser tests" "$PY" -m pytest -q -m "not browser"
+timed "SQLite leg, the rest" "$PY" -m pytest -q -m "not browser and not slow"
 sqlite_status=$?
 
 browser_status=0
 if [ -n "$browser_pid" ]; then
   wait "$browser_pid"
   browser_status=$?
-  echo "== browser tests on SQLite"
+  echo "== browser and other slow tests on SQLite"
   cat "$browser_log"
 fi
 pg_status=0
