@@ -149,12 +149,16 @@ class Browser:
         self.deadline = deadline
         self.cookies = {}
 
-    def request(self, kind, method, path, fields=None, expect=200):
-        """(status, headers, text); None after an error (counted) or the deadline."""
+    def request(self, kind, method, path, fields=None, expect=200, headers=None):
+        """(status, headers, text); None after an error (counted) or the deadline.
+        ``headers`` are sent besides the cookies (e.g. ``If-None-Match``, ``Host``)."""
         if time.monotonic() > self.deadline:
             raise TimeoutError("deadline")
         body = urlencode(fields, doseq=True) if fields is not None else None
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        headers = {
+            **(headers or {}),
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         started = time.perf_counter()
