@@ -52,29 +52,25 @@ else
   echo "PostgreSQL at $TEST_DATABASE_URL is not reachable: skipping the PostgreSQL leg."
 fi
 
-browser_pid=""
 browser_log=$(mktemp)
-if [ -x "$CHROMIUM" ] || [ "${CI:-}" = "true" ]; then
-  timed "SQLite leg, browser and other slow tests" \
-    "$PY" -m pytest -q -m "browser or slow" >"$browser_log" 2>&1 &
-  browser_pid=$!
-else
+slow="browser and other slow tests"
+selection="browser or slow"
+if [ ! -x "$CHROMIUM" ] && [ "${CI:-}" != "true" ]; then
   echo "Debian's Chromium is not at $CHROMIUM: skipping the browser tests (apt-get install chromium)."
-  timed "SQLite leg, slow tests" "$PY" -m pytest -q -m "slow and not browser" >"$browser_log" 2>&1 &
-  browser_pid=$!
+  slow="slow tests"
+  selection="slow and not browser"
 fi
+timed "SQLite leg, $slow" "$PY" -m pytest -q -m "$selection" >"$browser_log" 2>&1 &
+browser_pid=$!
 
 echo "== tests on SQLite"
 timed "SQLite leg, the rest" "$PY" -m pytest -q -m "not browser and not slow"
 sqlite_status=$?
 
-browser_status=0
-if [ -n "$browser_pid" ]; then
-  wait "$browser_pid"
-  browser_status=$?
-  echo "== browser and other slow tests on SQLite"
-  cat "$browser_log"
-fi
+wait "$browser_pid"
+browser_status=$?
+echo "== $slow on SQLite"
+cat "$browser_log"
 pg_status=0
 if [ -n "$pg_pid" ]; then
   wait "$pg_pid"
