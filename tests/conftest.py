@@ -11,7 +11,7 @@ from django.db import connection, connections, transaction
 from django.test import TestCase, TransactionTestCase
 from hypothesis import settings as hypothesis_settings
 
-from tests import factories
+from tests import factories, template_db
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,6 +74,7 @@ def _empty_the_tables(self):
 
 
 TransactionTestCase._fixture_teardown = _empty_the_tables
+template_db.install()
 
 
 def pytest_configure(config):
@@ -199,25 +200,33 @@ def drawn_evening():
 def migrated_laptop(tmp_path_factory):
     """The SQLite file of a club laptop right after its first ``manage.py migrate``.
 
-    Made once per test process by the site itself: ``manage.py migrate`` in a
-    child process with the laptop's default settings on a data folder of its
-    own (a fresh migrate takes seconds). Tests read it or copy it with
-    ``laptop_database``; none writes to it. ``make lan`` on a fresh laptop,
-    migrating by itself, is tests/lan/test_club_laptop.py's.
+    Made by the site itself: ``manage.py migrate`` in a child process with the
+    laptop's default settings on a data folder of its own (a fresh migrate takes
+    seconds), then copied whole (SQLite's backup API, in WAL mode as made) to a file
+    that every test process of this checkout shares, made once for these migrations
+    (``tests.template_db.made_once``, as the test databases' template). Tests read it
+    or copy it with ``laptop_database``; none writes to it. ``make lan`` on a fresh
+    laptop, migrating by itself, is tests/lan/test_club_laptop.py's.
     """
-    data = tmp_path_factory.mktemp("migrated-laptop")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings.development", KLAVERJAS_DATA_DIR=str(data))
-    result = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return data / "db.sqlite3"
+
+    def make(path):
+        data = tmp_path_factory.mktemp("migrated-laptop")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings.development", KLAVERJAS_DATA_DIR=str(data)
+        )
+        result = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+        template_db.sqlite_copy(data / "db.sqlite3", path, journal_mode=None)
+
+    return template_db.made_once("test-migrated-laptop", make)
 
 
 @pytest.fixture

@@ -1,0 +1,188 @@
+"""Each test process's database made from one migrated copy instead of migrating again.
+
+A test process (the SQLite leg's two, each PostgreSQL worker) starts with its own test
+database, and Django makes it by running every migration: seconds of CPU each, most
+of them in rebuilding the models' state after each operation, the same work for each
+process. The first process to need it migrates as Django does and keeps the result as
+a template: an SQLite file in the data folder, a PostgreSQL database
+(``test_template_<key>``); the others copy it (SQLite's backup API; PostgreSQL's
+``CREATE DATABASE ... TEMPLATE``). The key is a hash of every migration file and of the
+pinned dependencies (requirements.lock: Django's and django-axes' own migrations), so a
+changed migration makes a new template, and a template of other migrations is dropped
+when a new one is kept. One process makes it at a time: a file lock for SQLite, an
+advisory lock on the server for PostgreSQL (test runs from two checkouts share one).
+
+Only the ``default`` database of a normal run: ``--reuse-db``, ``--no-migrations`` and
+the mirrors go Django's way.
+"""
+
+import fcntl
+import hashlib
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS
+from django.db.backends.base.creation import BaseDatabaseCreation
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The session-level advisory lock under which one PostgreSQL worker makes the template.
+ADVISORY_LOCK = 0x6B6C_6A73  # "kljs"
+_django_create_test_db = BaseDatabaseCreation.create_test_db
+
+
+def template_key():
+    """A hash of what the migrated database depends on: every migration file (ours in
+    the checkout) and the pinned dependency tree (the installed apps' migrations)."""
+    digest = hashlib.sha256()
+    for path in sorted(ROOT.glob("*/migrations/*.py")) + [ROOT / "requirements.lock"]:
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(path.read_bytes() if path.exists() else b"")
+    return digest.hexdigest()[:16]
+
+
+def create_test_db(self, verbosity=1, autoclobber=False, serialize=True, keepdb=False):
+    """``BaseDatabaseCreation.create_test_db`` by way of the migrated template."""
+    vendor = self.connection.vendor
+    if (
+        self.connection.alias != DEFAULT_DB_ALIAS
+        or keepdb
+        or self.connection.settings_dict["TEST"].get("MIGRATE") is False
+        or vendor not in ("sqlite", "postgresql")
+        or self._get_test_db_name() == ":memory:"
+    ):
+        return _django_create_test_db(self, verbosity, autoclobber, serialize, keepdb)
+    kind = _SQLite(self) if vendor == "sqlite" else _PostgreSQL(self)
+    name = self._get_test_db_name()
+    with kind.lock():
+        if not kind.template_exists():
+            made = _django_create_test_db(self, verbosity, autoclobber, serialize, keepdb)
+            kind.keep_as_template(made)
+            return made
+        kind.copy_template_to(name)
+    self.connection.close()
+    settings.DATABASES[self.connection.alias]["NAME"] = name
+    self.connection.settings_dict["NAME"] = name
+    if serialize:
+        self.connection._test_serialized_contents = self.serialize_db_to_string()
+    self.connection.ensure_connection()
+    return name
+
+
+class _SQLite:
+    def __init__(self, creation):
+        self.creation = creation
+        self.folder = Path(settings.DATA_DIR)
+        self.template = self.folder / f"test-template-{template_key()}.sqlite3"
+
+    @staticmethod
+    @contextmanager
+    def file_lock(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / "test-template.lock", "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def lock(self):
+        return self.file_lock(self.folder)
+
+    def template_exists(self):
+        return self.template.exists()
+
+    def keep_as_template(self, made):
+        self.creation.connection.close()
+        partial = self.template.with_suffix(".partial")
+        sqlite_copy(Path(made), partial)
+        partial.replace(self.template)
+        for old in self.folder.glob("test-template-*.sqlite3"):
+            if old != self.template:
+                old.unlink(missing_ok=True)
+
+    def copy_template_to(self, name):
+        target = Path(name)
+        for path in (target, Path(f"{name}-wal"), Path(f"{name}-shm")):
+            path.unlink(missing_ok=True)
+        sqlite_copy(self.template, target)
+
+
+def made_once(stem, make):
+    """The path of an SQLite file that every test process of this checkout shares, made
+    once for these migrations by ``make(path)`` (under the file lock; kept for the next
+    run, as the template is), for files the tests only read or copy."""
+    folder = Path(settings.DATA_DIR)
+    path = folder / f"{stem}-{template_key()}.sqlite3"
+    with _SQLite.file_lock(folder):
+        if not path.exists():
+            partial = path.with_suffix(".partial")
+            partial.unlink(missing_ok=True)
+            make(partial)
+            partial.replace(path)
+            for old in folder.glob(f"{stem}-*.sqlite3"):
+                if old != path:
+                    old.unlink(missing_ok=True)
+    return path
+
+
+def sqlite_copy(source_path, target_path, *, journal_mode="DELETE"):
+    """The whole database (with what its WAL holds) by SQLite's backup API; by default in
+    SQLite's plain journal mode: a file that needs no -wal and -shm beside it to be read
+    (the site's connections turn WAL on again). ``journal_mode=None`` keeps the source's."""
+    source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
+    target = sqlite3.connect(target_path)
+    try:
+        source.backup(target)
+        if journal_mode:
+            target.execute(f"PRAGMA journal_mode={journal_mode}")
+    finally:
+        target.close()
+        source.close()
+
+
+class _PostgreSQL:
+    def __init__(self, creation):
+        self.creation = creation
+        self.template = f"test_template_{template_key()}"
+        self.quote = creation.connection.ops.quote_name
+
+    @contextmanager
+    def lock(self):
+        with self.creation._nodb_cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_lock(%s)", [ADVISORY_LOCK])
+            try:
+                yield
+            finally:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [ADVISORY_LOCK])
+
+    def template_exists(self):
+        with self.creation._nodb_cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [self.template])
+            return cursor.fetchone() is not None
+
+    def keep_as_template(self, made):
+        self.creation.connection.close()
+        with self.creation._nodb_cursor() as cursor:
+            cursor.execute(
+                f"CREATE DATABASE {self.quote(self.template)} TEMPLATE {self.quote(made)}"
+            )
+            cursor.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE 'test\\_template\\_%%'"
+                " AND datname <> %s",
+                [self.template],
+            )
+            for (old,) in cursor.fetchall():
+                cursor.execute(f"DROP DATABASE IF EXISTS {self.quote(old)}")
+
+    def copy_template_to(self, name):
+        with self.creation._nodb_cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {self.quote(name)}")
+            template = self.quote(self.template)
+            cursor.execute(f"CREATE DATABASE {self.quote(name)} TEMPLATE {template}")
+
+
+def install():
+    """Django makes every test database through the template from now on."""
+    BaseDatabaseCreation.create_test_db = create_test_db
