@@ -142,10 +142,16 @@ def sqlite_copy(source_path, target_path, *, journal_mode="DELETE"):
         source.close()
 
 
+def postgres_template():
+    """The name of the PostgreSQL template of these migrations (made by the first test
+    process that needs a test database: ask for ``django_db_setup`` first)."""
+    return f"test_template_{template_key()}"
+
+
 class _PostgreSQL:
     def __init__(self, creation):
         self.creation = creation
-        self.template = f"test_template_{template_key()}"
+        self.template = postgres_template()
         self.quote = creation.connection.ops.quote_name
 
     @contextmanager

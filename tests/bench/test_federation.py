@@ -37,7 +37,9 @@ TINY = {
 }
 
 
-def test_a_tiny_federation_night_answers_every_endpoint_without_error(tmp_path, postgres_url):
+def test_a_tiny_federation_night_answers_every_endpoint_without_error(
+    tmp_path, postgres_url, postgres_template
+):
     out, figures = tmp_path / "federation.json", tmp_path / "bench.jsonl"
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("FED_", "DATABASE"))}
     done = subprocess.run(
@@ -46,6 +48,7 @@ def test_a_tiny_federation_night_answers_every_endpoint_without_error(tmp_path, 
         env={
             **environment,
             **TINY,
+            **postgres_template,
             "FED_DATABASE_URL": postgres_url,
             "FED_JSON": str(out),
             "BENCH_JSON": str(figures),

@@ -65,5 +65,7 @@ def play_under_load(tmp_path, *backend_args, tables, hands, env=None):
     return report
 
 
-def test_short_evening_under_load_loses_and_doubles_nothing(tmp_path, backend_args):
-    play_under_load(tmp_path, *backend_args, tables=8, hands=6)
+def test_short_evening_under_load_loses_and_doubles_nothing(
+    tmp_path, backend_args, sqlite_template
+):
+    play_under_load(tmp_path, *backend_args, tables=8, hands=6, env=sqlite_template)

@@ -85,21 +85,23 @@ def pgbouncer(postgres_url):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _load(tmp_path, url, pooling, *, tables, hands):
+def _load(tmp_path, url, pooling, template, *, tables, hands):
     return play_under_load(
         tmp_path,
         *("--backends", "postgres", "--database-url", url),
         tables=tables,
         hands=hands,
-        env={"DJANGO_DB_POOLING": pooling},
+        env={"DJANGO_DB_POOLING": pooling, **template},
     )
 
 
-def test_an_evening_behind_pgbouncer_in_transaction_pooling_loses_nothing(tmp_path, pgbouncer):
+def test_an_evening_behind_pgbouncer_in_transaction_pooling_loses_nothing(
+    tmp_path, pgbouncer, postgres_template
+):
     """Eight phones at once through two server connections: nothing outlives its
     transaction on a server connection, and every lock is a transaction's."""
-    _load(tmp_path, pgbouncer, "pgbouncer", tables=8, hands=6)
+    _load(tmp_path, pgbouncer, "pgbouncer", postgres_template, tables=8, hands=6)
 
 
-def test_an_evening_with_django_s_own_pool_loses_nothing(tmp_path, postgres_url):
-    _load(tmp_path, postgres_url, "pool", tables=4, hands=4)
+def test_an_evening_with_django_s_own_pool_loses_nothing(tmp_path, postgres_url, postgres_template):
+    _load(tmp_path, postgres_url, "pool", postgres_template, tables=4, hands=4)
