@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+import redis
 from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured
 
@@ -61,12 +62,19 @@ def test_the_site_without_a_cache_url_counts_in_the_data_folder(tmp_path):
 
 @pytest.fixture
 def redis_throttle(settings):
-    settings.CACHES = {
-        **settings.CACHES,
-        "throttle": cache_from_url(REDIS_URL, prefix=f"test-{uuid.uuid4().hex}"),
-    }
+    """The throttle cache in Redis, under a prefix of the test's own. Afterwards only its
+    own keys are deleted: the cache's ``clear()`` empties the whole Redis database, the
+    counts of another test process's boxes too (``test_six_boxes_...`` on the other
+    SQLite process then saw its count wiped and let eleven tries through)."""
+    prefix = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = {**settings.CACHES, "throttle": cache_from_url(REDIS_URL, prefix=prefix)}
     yield caches["throttle"]
-    caches["throttle"].clear()
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        for key in client.scan_iter(match=f"*{prefix}*"):
+            client.delete(key)
+    finally:
+        client.close()
 
 
 @needs_redis
