@@ -1,8 +1,6 @@
 import gc
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +9,7 @@ from django.db import connection, connections, transaction
 from django.test import TestCase, TransactionTestCase
 from hypothesis import settings as hypothesis_settings
 
-from tests import factories, template_db
+from tests import factories, migrating, template_db
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -211,18 +209,7 @@ def migrated_laptop(tmp_path_factory):
 
     def make(path):
         data = tmp_path_factory.mktemp("migrated-laptop")
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-        env.update(
-            DJANGO_SETTINGS_MODULE="config.settings.development", KLAVERJAS_DATA_DIR=str(data)
-        )
-        result = subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        result = migrating.laptop_migrate(data)
         assert result.returncode == 0, result.stderr
         template_db.sqlite_copy(data / "db.sqlite3", path, journal_mode=None)
 

@@ -7,10 +7,33 @@ module) brings every app back to its newest migration once, after the module's l
 test, for the tests of the other modules.
 """
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from django.db import connection
 from django.db.migrations.exceptions import InvalidMigrationPlan
 from django.db.migrations.executor import MigrationExecutor
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def laptop_migrate(data):
+    """``manage.py migrate`` as a club laptop runs it: a child process with the laptop's
+    default settings on the data folder ``data`` (none of the suite's own DJANGO_ or
+    DATABASE_URL settings); its ``CompletedProcess``, output as text."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.development", KLAVERJAS_DATA_DIR=str(data))
+    return subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def migrate(targets):

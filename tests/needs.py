@@ -25,6 +25,19 @@ def missing(reason: str):
     pytest.skip(reason)
 
 
+def redis_forget(pattern: str) -> None:
+    """Delete the keys of :data:`REDIS_URL` that match ``pattern`` (a test's own prefix):
+    never the whole database, which another test process may be counting in."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        for key in client.scan_iter(match=pattern):
+            client.delete(key)
+    finally:
+        client.close()
+
+
 def redis_answers() -> bool:
     """Whether the Redis of :data:`REDIS_URL` answers a PING."""
     try:

@@ -19,6 +19,7 @@ from clubs import backup as backup_module
 from clubs.backup import backup_database, restore_database
 from clubs.models import Club, Member
 from tests import factories
+from tests.migrating import laptop_migrate
 
 ON_SQLITE = connection.vendor == "sqlite"
 #: What ``backup`` writes on this database: on PostgreSQL pg_dump's archive where it is installed.
@@ -635,19 +636,7 @@ def test_the_live_database_is_private_once_the_site_opens_it(tmp_path, laptop_da
     data.mkdir(mode=0o755)
     data.chmod(0o755)
     laptop_database(data / "db.sqlite3").chmod(0o644)  # migrated already: migrate only opens it
-    env = {
-        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
-        "DJANGO_SETTINGS_MODULE": "config.settings.development",
-        "KLAVERJAS_DATA_DIR": str(data),
-    }
-    result = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = laptop_migrate(data)
     assert result.returncode == 0, result.stderr
     assert _mode(data) == 0o700
     assert _mode(data / "db.sqlite3") == 0o600

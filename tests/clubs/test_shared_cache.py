@@ -15,13 +15,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-import redis
 from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured
 
 from clubs import auth
 from config.settings.base import cache_from_url
-from tests.needs import REDIS_URL, needs_redis
+from tests.needs import REDIS_URL, needs_redis, redis_forget
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,12 +68,7 @@ def redis_throttle(settings):
     prefix = f"test-{uuid.uuid4().hex}"
     settings.CACHES = {**settings.CACHES, "throttle": cache_from_url(REDIS_URL, prefix=prefix)}
     yield caches["throttle"]
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        for key in client.scan_iter(match=f"*{prefix}*"):
-            client.delete(key)
-    finally:
-        client.close()
+    redis_forget(f"*{prefix}*")
 
 
 @needs_redis

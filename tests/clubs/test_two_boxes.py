@@ -52,7 +52,7 @@ from clubs.models import PendingUpload
 from scoring.demo import play_game
 from scoring.models import AuditEntry, Game
 from tests import factories
-from tests.needs import REDIS_URL, missing, redis_answers
+from tests.needs import REDIS_URL, missing, redis_answers, redis_forget
 from tournaments.models import Evening
 
 # ``django_db``: the suite's test database is made for this module too (each test reads
@@ -118,12 +118,7 @@ def _database_url(name):
 
 def _forget_the_run(run):
     """Every cache key this run's boxes left in Redis."""
-    cache = redis.Redis.from_url(REDIS_URL)
-    try:
-        for key in cache.scan_iter(match=f"klaverjas*{run}:*"):
-            cache.delete(key)
-    finally:
-        cache.close()
+    redis_forget(f"klaverjas*{run}:*")
 
 
 @pytest.fixture(scope="module")
