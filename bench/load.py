@@ -365,9 +365,14 @@ def prepare_database(backend, url, tmp, prefix="klaverjas_load"):
         raise SystemExit(f"{POSTGRES_TEMPLATE} names a database: letters, digits and _ only")
     parts = urlsplit(url)
     with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
-        connection.execute(
-            f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")
-        )
+        try:
+            if template:
+                connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        except psycopg.Error as error:  # gone meanwhile, say: migrated afresh instead
+            print(f"{POSTGRES_TEMPLATE} {template!r} not copied ({error}); migrating instead")
+            template = None
+        if not template:
+            connection.execute(f'CREATE DATABASE "{name}"')
 
     def drop():
         with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:

@@ -17,13 +17,16 @@ the mirrors go Django's way.
 """
 
 import fcntl
+import functools
 import hashlib
+import importlib.util
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 
+import django
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, DatabaseError
 from django.db.backends.base.creation import BaseDatabaseCreation
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,29 +35,65 @@ ADVISORY_LOCK = 0x6B6C_6A73  # "kljs"
 _django_create_test_db = BaseDatabaseCreation.create_test_db
 
 
+@functools.cache
 def template_key():
-    """A hash of what the migrated database depends on: every migration file (ours in
-    the checkout) and the pinned dependency tree (the installed apps' migrations)."""
-    digest = hashlib.sha256()
-    for path in sorted(ROOT.glob("*/migrations/*.py")) + [ROOT / "requirements.lock"]:
-        digest.update(str(path.relative_to(ROOT)).encode())
-        digest.update(path.read_bytes() if path.exists() else b"")
+    """A hash of what the migrated database depends on: the migration files of every
+    installed app (ours in the checkout, Django's and django-axes' in the environment),
+    Django's version, the settings modules (the installed apps, the SQLite pragmas a
+    fresh laptop's file is made with) and ``manage.py``."""
+    from django.apps import apps
+    from django.db.migrations.loader import MigrationLoader
+
+    digest = hashlib.sha256(repr((django.VERSION, settings.INSTALLED_APPS)).encode())
+    files = [
+        (f"config/settings/{path.name}", path)
+        for path in sorted((ROOT / "config" / "settings").glob("*.py"))
+    ]
+    files.append(("manage.py", ROOT / "manage.py"))
+    for app in apps.get_app_configs():
+        module, _explicit = MigrationLoader.migrations_module(app.label)
+        for folder in _package_folders(module):
+            files += [(f"{app.label}/{path.name}", path) for path in sorted(folder.glob("*.py"))]
+    # Named as within the project and its apps, not by where the checkout is: two
+    # checkouts of the same migrations share one PostgreSQL template.
+    for name, path in files:
+        digest.update(name.encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _package_folders(module):
+    """The folders of the package ``module`` (an app's migrations), none if there is none."""
+    try:
+        spec = importlib.util.find_spec(module) if module else None
+    except (ImportError, ValueError):
+        return []
+    return [Path(folder) for folder in (spec and spec.submodule_search_locations) or ()]
+
+
+def _migrations_disabled(connection):
+    """``TEST["MIGRATE"] = False``, or pytest-django's ``--nomigrations`` (which swaps
+    ``MIGRATION_MODULES`` for a mapping of every app to None): tables made from the
+    models, with no migration rows, must not become the template."""
+    if connection.settings_dict["TEST"].get("MIGRATE") is False:
+        return True
+    modules = settings.MIGRATION_MODULES
+    return not isinstance(modules, dict) or any(value is None for value in modules.values())
 
 
 def create_test_db(self, verbosity=1, autoclobber=False, serialize=True, keepdb=False):
     """``BaseDatabaseCreation.create_test_db`` by way of the migrated template."""
     vendor = self.connection.vendor
+    name = self._get_test_db_name()
     if (
         self.connection.alias != DEFAULT_DB_ALIAS
         or keepdb
-        or self.connection.settings_dict["TEST"].get("MIGRATE") is False
+        or _migrations_disabled(self.connection)
         or vendor not in ("sqlite", "postgresql")
-        or self._get_test_db_name() == ":memory:"
+        or (vendor == "sqlite" and self.is_in_memory_db(name))
     ):
         return _django_create_test_db(self, verbosity, autoclobber, serialize, keepdb)
     kind = _SQLite(self) if vendor == "sqlite" else _PostgreSQL(self)
-    name = self._get_test_db_name()
     with kind.lock():
         if not kind.template_exists():
             made = _django_create_test_db(self, verbosity, autoclobber, serialize, keepdb)
@@ -96,6 +135,7 @@ class _SQLite:
     def keep_as_template(self, made):
         self.creation.connection.close()
         partial = self.template.with_suffix(".partial")
+        partial.unlink(missing_ok=True)
         sqlite_copy(Path(made), partial)
         partial.replace(self.template)
         for old in self.folder.glob("test-template-*.sqlite3"):
@@ -104,7 +144,7 @@ class _SQLite:
 
     def copy_template_to(self, name):
         target = Path(name)
-        for path in (target, Path(f"{name}-wal"), Path(f"{name}-shm")):
+        for path in (target, *(Path(f"{name}-{end}") for end in ("wal", "shm", "journal"))):
             path.unlink(missing_ok=True)
         sqlite_copy(self.template, target)
 
@@ -156,7 +196,10 @@ class _PostgreSQL:
 
     @contextmanager
     def lock(self):
+        """The advisory lock, waited for at most ten minutes (a session stuck in another
+        run's migrate fails this one with a message instead of hanging it)."""
         with self.creation._nodb_cursor() as cursor:
+            cursor.execute("SET lock_timeout = '600s'")
             cursor.execute("SELECT pg_advisory_lock(%s)", [ADVISORY_LOCK])
             try:
                 yield
@@ -169,10 +212,17 @@ class _PostgreSQL:
             return cursor.fetchone() is not None
 
     def keep_as_template(self, made):
+        """The migrated test database copied as the template, which nobody may connect
+        to (a copy needs it without sessions); templates of other migrations dropped
+        where they can be (one that is being copied stays)."""
         self.creation.connection.close()
+        if hasattr(self.creation.connection, "close_pool"):
+            self.creation.connection.close_pool()
+        template = self.quote(self.template)
         with self.creation._nodb_cursor() as cursor:
+            cursor.execute(f"CREATE DATABASE {template} TEMPLATE {self.quote(made)}")
             cursor.execute(
-                f"CREATE DATABASE {self.quote(self.template)} TEMPLATE {self.quote(made)}"
+                f"ALTER DATABASE {template} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false"
             )
             cursor.execute(
                 "SELECT datname FROM pg_database WHERE datname LIKE 'test\\_template\\_%%'"
@@ -180,7 +230,11 @@ class _PostgreSQL:
                 [self.template],
             )
             for (old,) in cursor.fetchall():
-                cursor.execute(f"DROP DATABASE IF EXISTS {self.quote(old)}")
+                try:
+                    cursor.execute(f"ALTER DATABASE {self.quote(old)} WITH IS_TEMPLATE false")
+                    cursor.execute(f"DROP DATABASE IF EXISTS {self.quote(old)}")
+                except DatabaseError:
+                    pass
 
     def copy_template_to(self, name):
         with self.creation._nodb_cursor() as cursor:
