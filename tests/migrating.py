@@ -17,6 +17,8 @@ from django.db import connection
 from django.db.migrations.exceptions import InvalidMigrationPlan
 from django.db.migrations.executor import MigrationExecutor
 
+from tests import template_db
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -56,7 +58,10 @@ def migrate_to_newest():
 
 @pytest.fixture(scope="module", autouse=True)
 def newest_migrations_afterwards(django_db_setup, django_db_blocker):
-    """Every app at its newest migration once the module's tests are done."""
+    """Every app at its newest migration once the module's tests are done: the test
+    database copied again from its template (``tests.template_db``), or, without one,
+    migrated forward."""
     yield
     with django_db_blocker.unblock():
-        migrate_to_newest()
+        if not template_db.restore(connection):
+            migrate_to_newest()

@@ -243,6 +243,33 @@ class _PostgreSQL:
             cursor.execute(f"CREATE DATABASE {self.quote(name)} TEMPLATE {template}")
 
 
+def restore(connection) -> bool:
+    """The test database of ``connection`` made again from the template, empty and at
+    every app's newest migration (a copy instead of migrating forward, for the tests of
+    a data migration); False, changing nothing, where there is no template to copy."""
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import connections
+
+    creation = connection.creation
+    vendor = connection.vendor
+    if vendor not in ("sqlite", "postgresql") or _migrations_disabled(connection):
+        return False
+    kind = _SQLite(creation) if vendor == "sqlite" else _PostgreSQL(creation)
+    name = connection.settings_dict["NAME"]
+    with kind.lock():
+        if not kind.template_exists():
+            return False
+        for other in connections.all(initialized_only=True):
+            if other.settings_dict["NAME"] == name:
+                other.close()
+        try:
+            kind.copy_template_to(name)
+        except DatabaseError:
+            return False
+    ContentType.objects.clear_cache()
+    return True
+
+
 def install():
     """Django makes every test database through the template from now on."""
     BaseDatabaseCreation.create_test_db = create_test_db
