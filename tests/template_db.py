@@ -246,7 +246,8 @@ class _PostgreSQL:
 def restore(connection) -> bool:
     """The test database of ``connection`` made again from the template, empty and at
     every app's newest migration (a copy instead of migrating forward, for the tests of
-    a data migration); False, changing nothing, where there is no template to copy."""
+    a data migration). False where there is no template (nothing changed) or the server
+    refused the copy; the caller then migrates forward instead."""
     from django.contrib.contenttypes.models import ContentType
     from django.db import connections
 
