@@ -345,6 +345,8 @@ def prepare_database(backend, url, tmp, prefix="klaverjas_load"):
     :data:`SQLITE_TEMPLATE`): ``setup_django``'s migrate then has nothing to do."""
     if backend == "sqlite":
         template = os.environ.get(SQLITE_TEMPLATE)
+        if template and not Path(template).is_file():
+            raise SystemExit(f"{SQLITE_TEMPLATE}: there is no SQLite file at {template}")
         if template:
             import sqlite3
 

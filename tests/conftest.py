@@ -1,6 +1,5 @@
 import gc
 import os
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -223,13 +222,7 @@ def laptop_database(migrated_laptop):
 
     def copy(path):
         path.parent.mkdir(parents=True, exist_ok=True)
-        source = sqlite3.connect(f"file:{migrated_laptop}?mode=ro", uri=True)
-        target = sqlite3.connect(path)
-        try:
-            source.backup(target)
-        finally:
-            target.close()
-            source.close()
+        template_db.sqlite_copy(migrated_laptop, path, journal_mode=None)
         return path
 
     return copy

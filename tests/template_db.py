@@ -6,14 +6,17 @@ of them in rebuilding the models' state after each operation, the same work for 
 process. The first process to need it migrates as Django does and keeps the result as
 a template: an SQLite file in the data folder, a PostgreSQL database
 (``test_template_<key>``); the others copy it (SQLite's backup API; PostgreSQL's
-``CREATE DATABASE ... TEMPLATE``). The key is a hash of every migration file and of the
-pinned dependencies (requirements.lock: Django's and django-axes' own migrations), so a
+``CREATE DATABASE ... TEMPLATE``). The key (:func:`template_key`) is a hash of every
+installed app's migrations, Django's version, the settings and ``manage.py``, so a
 changed migration makes a new template, and a template of other migrations is dropped
 when a new one is kept. One process makes it at a time: a file lock for SQLite, an
 advisory lock on the server for PostgreSQL (test runs from two checkouts share one).
+The templates are kept for the next run.
 
-Only the ``default`` database of a normal run: ``--reuse-db``, ``--no-migrations`` and
-the mirrors go Django's way.
+Only the ``default`` database of a normal run: ``--reuse-db``, ``--nomigrations``,
+``MIGRATE=False`` and the mirrors go Django's way. :func:`restore` copies the template
+again after a data migration's tests; :func:`made_once` shares another file made once
+(the migrated laptop).
 """
 
 import fcntl
@@ -188,6 +191,12 @@ def postgres_template():
     return f"test_template_{template_key()}"
 
 
+def postgres_database_exists(cursor, name):
+    """Whether the PostgreSQL server of ``cursor`` holds a database ``name``."""
+    cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+    return cursor.fetchone() is not None
+
+
 class _PostgreSQL:
     def __init__(self, creation):
         self.creation = creation
@@ -208,8 +217,7 @@ class _PostgreSQL:
 
     def template_exists(self):
         with self.creation._nodb_cursor() as cursor:
-            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [self.template])
-            return cursor.fetchone() is not None
+            return postgres_database_exists(cursor, self.template)
 
     def keep_as_template(self, made):
         """The migrated test database copied as the template, which nobody may connect

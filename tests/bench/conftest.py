@@ -30,8 +30,7 @@ def postgres_template(postgres_url, django_db_setup, django_db_blocker):
     """The environment that starts a load run's PostgreSQL database from the suite's
     template (``tests.template_db``) instead of migrating it again, where there is one
     (``bench.load.POSTGRES_TEMPLATE``)."""
+    name = template_db.postgres_template()
     with django_db_blocker.unblock(), connection.cursor() as cursor:
-        name = template_db.postgres_template()
-        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        found = cursor.fetchone() is not None
+        found = template_db.postgres_database_exists(cursor, name)
     return {load.POSTGRES_TEMPLATE: name} if found else {}
