@@ -5,7 +5,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 LOCK := requirements.lock
-LOCK_OPTIONS := --generate-hashes --allow-unsafe --strip-extras --no-emit-find-links --no-emit-index-url \
+#: The installer the lock is installed with: uv (a well-kept pip in Rust, a second to
+#: install what takes pip twenty), itself pinned with its hashes and installed by pip.
+UV_LOCK := requirements-uv.lock
+HASHES := --generate-hashes --no-emit-find-links --no-emit-index-url
+LOCK_OPTIONS := $(HASHES) --allow-unsafe --strip-extras \
   --extra postgres --extra production --extra test --output-file $(LOCK)
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 CHROMIUM ?= /usr/bin/chromium
@@ -17,12 +21,16 @@ PORT ?= 8000
 # The whole dependency tree, pinned with hashes (requirements.lock, made by pip-tools from
 # pyproject.toml's ranges and all its extras): a new release on PyPI changes nothing here
 # until `make upgrade` refreshes the lock. The project itself is not installed: it runs
-# from this folder.
-$(STAMP): pyproject.toml $(LOCK)
+# from this folder. pip installs uv from its own lock, uv the lock (pip alone where uv
+# has no wheel for the machine).
+$(STAMP): pyproject.toml $(LOCK) $(UV_LOCK)
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (python3.11 or python3 on PATH)."; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	if $(PY) -m pip install --quiet --require-hashes --no-deps -r $(UV_LOCK); then \
+	  $(VENV)/bin/uv pip install --quiet --require-hashes --no-deps --compile-bytecode \
+	    --python $(PY) -r $(LOCK); \
+	else $(PY) -m pip install --quiet --require-hashes --no-deps -r $(LOCK); fi
 	$(PY) -m pip check
 	touch $(STAMP)
 
@@ -34,6 +42,7 @@ upgrade:
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet 'pip-tools>=7.4'
 	$(VENV)/bin/pip-compile --quiet --upgrade $(LOCK_OPTIONS) pyproject.toml
+	echo 'uv>=0.13' | $(VENV)/bin/pip-compile --quiet --upgrade $(HASHES) --output-file $(UV_LOCK) -
 	rm -f $(STAMP)
 	$(MAKE) venv
 
