@@ -116,9 +116,12 @@ def pytest_collection_modifyitems(config, items):
     (queries, constraints, locking, concurrency, migrations). A test that
     reaches no database (the rules core, the pure draw and ranking, the lint
     and translation checks, startup checks in child processes) or one marked
-    ``sqlite_file`` (the club laptop's SQLite file, LAN mode, the SQLite
-    backup) runs the same on either leg, so on PostgreSQL it is deselected:
-    the SQLite leg runs it. ``KLAVERJAS_TEST_ALL=1`` runs everything anyway.
+    ``any_database`` (who may open each address, by role: the permission matrix
+    and the outsiders' walk; where a PDF's words print; the club laptop's LAN
+    mode) runs the same on either leg, so on PostgreSQL it is deselected: the
+    SQLite leg runs it. Every page and form still meets PostgreSQL there, in the
+    hostile-input sweep (every address as club A's admin) and the pages' own
+    tests. ``KLAVERJAS_TEST_ALL=1`` runs everything anyway.
     """
     for item in items:
         if "live_server" in getattr(item, "fixturenames", ()):
@@ -127,7 +130,7 @@ def pytest_collection_modifyitems(config, items):
         return
     kept, elsewhere = [], []
     for item in items:
-        on_this_leg = uses_the_database(item) and not item.get_closest_marker("sqlite_file")
+        on_this_leg = uses_the_database(item) and not item.get_closest_marker("any_database")
         (kept if on_this_leg else elsewhere).append(item)
     if elsewhere:
         config.hook.pytest_deselected(items=elsewhere)

@@ -35,7 +35,7 @@ from tests.security.conftest import (
     site_routes,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.any_database]
 
 REFUSED = {403, 404, 405}
 

@@ -33,7 +33,7 @@ from clubs.permissions import NotVisible
 from tests import factories
 from tests.security.conftest import fill, natural_objects, natural_values, send, site_routes
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.any_database]
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "permissions.md"
 LINE = re.compile(r"^\| `(?P<name>[\w:-]+)` \| (?P<get>[^|]+) \| (?P<post>[^|]+) \|$")

@@ -23,7 +23,7 @@ from tests import factories
 from tests.leagues.conftest import build_league, generate, play_match, seat
 from tournaments.models import Round
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.any_database]
 
 #: 40 characters, with a long word in it, as names come in real clubs' files.
 LONG = "Wilhelmina van Oldenbarnevelt-Bakkerszoon"
