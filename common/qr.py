@@ -13,7 +13,9 @@ address) and get a string or PDF bytes back. A fresh reportlab document per call
 
 from __future__ import annotations
 
+import functools
 import io
+import itertools
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -44,16 +46,47 @@ def qr_code(url: str, *, size: float = 1, border: int = QUIET_ZONE):
     """reportlab's QR code of ``url`` as a flowable, ``size`` points square with
     ``border`` modules of quiet zone. (It draws each dark run straight on the page;
     reportlab's widget, in a Drawing, makes a checked shape of each: twice the CPU.)"""
-    from reportlab.graphics.barcode.qr import QrCode
-
-    return QrCode(url, width=size, height=size, qrLevel=LEVEL, qrBorder=border)
+    return _flowable()(url, width=size, height=size, qrLevel=LEVEL, qrBorder=border)
 
 
 def qr_modules(url: str) -> list[list[bool]]:
     """The code's modules, row by row (True is dark), without the quiet zone."""
-    code = qr_code(url)
+    return [list(row) for row in _matrix(url)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _matrix(url: str) -> tuple[tuple[bool, ...], ...]:
+    """reportlab's encoding of ``url``, made once per link and process: the encoder
+    tries all eight masks (about 10 ms of CPU a code), and a round's codes are drawn
+    again each time its sheet or its page of codes is opened."""
+    from reportlab.graphics.barcode.qr import QrCode
+
+    code = QrCode(url, qrLevel=LEVEL)
     code.qr.make()
-    return [[bool(cell) for cell in row] for row in code.qr.modules]
+    return tuple(tuple(bool(cell) for cell in row) for row in code.qr.modules)
+
+
+@functools.cache
+def _flowable():
+    """reportlab's QR flowable, drawn from ``_matrix`` (reportlab imported when a PDF is
+    first made, not when the site starts)."""
+    from reportlab.graphics.barcode.qr import QrCode
+
+    class CachedQrCode(QrCode):
+        def draw(self):
+            modules = _matrix(self.value)
+            side = len(modules) + 2 * self.qrBorder
+            xsize, ysize = self.width / side, self.height / side
+            for r, row in enumerate(modules):
+                c = 0
+                for dark, run in itertools.groupby(row):
+                    count = len(list(run))
+                    if dark:
+                        y = self.height - (r + self.qrBorder + 1) * ysize
+                        self.rect((c + self.qrBorder) * xsize, y, count * xsize, ysize * 1.05)
+                    c += count
+
+    return CachedQrCode
 
 
 def qr_svg(url: str, *, label: str = "") -> SafeString:
