@@ -41,6 +41,10 @@ def evenings_deleting(sender, *, evenings, **kwargs):
     services.evenings_results_delete(evenings=evenings)
 
 
+def ruleset_changing(sender, *, competition, **kwargs):
+    services.competition_games_lock(competition=competition)
+
+
 def ruleset_changed(sender, *, competition, ruleset, **kwargs):
     services.competition_games_ruleset_set(competition=competition, ruleset=ruleset)
 
@@ -141,6 +145,7 @@ def connect():
         round_sitouts_changed, dispatch_uid="scoring.round_sitouts_changed"
     )
     signals.round_deleting.connect(round_deleting, dispatch_uid="scoring.round_deleting")
+    signals.ruleset_changing.connect(ruleset_changing, dispatch_uid="scoring.ruleset_changing")
     signals.ruleset_changed.connect(ruleset_changed, dispatch_uid="scoring.ruleset_changed")
     signals.play_asked.connect(play_asked, dispatch_uid="scoring.play_asked")
     signals.open_games_asked.connect(open_games_asked, dispatch_uid="scoring.open_games_asked")

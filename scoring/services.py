@@ -904,6 +904,16 @@ def evenings_results_delete(*, evenings) -> None:
 
 
 @transaction.atomic
+def competition_games_lock(*, competition) -> None:
+    """The competition's games without a hand, locked until the transaction ends, in
+    their order (SQLite's writers hold the one write lock anyway): taken before the
+    competition's row, as a hand's entry takes its game's lock before it touches the
+    competition, so a rule-set change waits for a first hand in flight (and then
+    sees it) instead of deadlocking with it."""
+    games = Game.objects.filter(table__round__evening__competition=competition, hands_entered=0)
+    list(games.order_by("pk").select_for_update(of=("self",)).values_list("pk", flat=True))
+
+
 def competition_games_ruleset_set(*, competition, ruleset: rules.Ruleset) -> None:
     """The games of a competition without a hand play by its new rule set."""
     Game.objects.filter(table__round__evening__competition=competition).update(

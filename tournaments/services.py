@@ -95,10 +95,12 @@ def competition_has_play(competition):
 def competition_update(*, competition: Competition, by, **fields) -> Competition:
     """Change a competition's settings; its rule set is fixed once a hand is played."""
     require(by, competition.club, Capability.RUN_COMPETITIONS)
-    competition = Competition.objects.select_for_update().get(pk=competition.pk)
     unknown = set(fields) - set(COMPETITION_FIELDS)
     if unknown:
         raise ValueError(f"competition_update does not take {sorted(unknown)}")
+    if set(fields) & set(RULE_FIELDS):  # its games before the competition, as a hand
+        signals.ruleset_changing.send(Competition, competition=competition)
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
     before = competition.ruleset()
     # All the overrides first, then a single rule field (hands_per_game) over them.
     for name in sorted(fields, key=lambda name: name != "ruleset_overrides"):

@@ -18,6 +18,12 @@ Events (a receiver writes what follows from the change):
   follow the players, ``by`` records the new ones.
 - ``round_deleting``: ``round_`` is about to be taken back (no hand is entered
   in it); what hangs on its tables and seats goes first.
+- ``ruleset_changing``: ``competition``'s rule set may change (its settings are
+  about to be saved with rule fields), sent before its row is locked: the games that
+  would follow are locked first, in the order a hand's entry takes its locks (the
+  game, then its evening, then the competition's version), so a rule-set change and
+  a competition's first hand at the same instant wait for each other instead of
+  deadlocking.
 - ``ruleset_changed``: ``competition`` plays by another ``ruleset`` (a
   ``Ruleset`` of the core) and has no hand yet; its games follow.
 - ``evenings_deleting``: the ``evenings`` (a query) are about to be deleted with
@@ -44,6 +50,7 @@ from django.dispatch import Signal
 round_drawn = Signal()
 round_sitouts_changed = Signal()
 round_deleting = Signal()
+ruleset_changing = Signal()
 ruleset_changed = Signal()
 evenings_deleting = Signal()
 
