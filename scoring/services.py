@@ -903,7 +903,6 @@ def evenings_results_delete(*, evenings) -> None:
     Game.objects.filter(table__round__evening__in=evenings).delete()
 
 
-@transaction.atomic
 def competition_games_lock(*, competition) -> None:
     """The competition's games without a hand, locked until the transaction ends, in
     their order (SQLite's writers hold the one write lock anyway): taken before the
@@ -914,6 +913,7 @@ def competition_games_lock(*, competition) -> None:
     list(games.order_by("pk").select_for_update(of=("self",)).values_list("pk", flat=True))
 
 
+@transaction.atomic
 def competition_games_ruleset_set(*, competition, ruleset: rules.Ruleset) -> None:
     """The games of a competition without a hand play by its new rule set."""
     Game.objects.filter(table__round__evening__competition=competition).update(
