@@ -11,8 +11,9 @@ class LeaguesConfig(AppConfig):
         from scoring.exports.reports import register_evening_report
         from tournaments.models import Competition
 
-        from . import exports, receivers
+        from . import exports, receivers, versions
 
         receivers.connect()
+        versions.connect()
         # A matchday's result lists its matches, not the players.
         register_evening_report(Competition.Format.LEAGUE, exports.matchday_report)

@@ -42,6 +42,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from common.choices import TeamChoices, enum_values, text_choices, validate_tie_breaks
+from common.pagecache import new_version
 
 from . import table as league_table
 
@@ -152,6 +153,12 @@ class League(models.Model):
         help_text=_("Anyone may read the schedule and the tables."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    version = models.BigIntegerField(
+        _("version of its pages"),
+        default=new_version,
+        editable=False,
+        help_text=_("New with every change its pages show: their ETags and cache keys."),
+    )
 
     class Meta:
         db_table = "tournaments_league"  # the table from before leagues were their own app

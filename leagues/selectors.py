@@ -71,6 +71,22 @@ def league_queryset():
     return League.objects.select_related("competition__club")
 
 
+def league_page_version(*, league) -> str:
+    """The version of ``league``'s pages (``leagues.versions``): its own, its
+    competition's (the matchdays' results), and its clubs' (their names and their
+    members'), read from ``league`` as :func:`league_queryset` loads it and one query."""
+    clubs = (
+        Club.objects.filter(Q(league_teams__league=league) | Q(pk=league.competition.club_id))
+        .distinct()
+        .order_by("pk")
+        .values_list("pk", "version")
+    )
+    return ".".join(
+        [str(league.version), str(league.competition.version)]
+        + [f"{pk}:{version}" for pk, version in clubs]
+    )
+
+
 # --- Match scores -----------------------------------------------------------------------------
 
 

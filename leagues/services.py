@@ -69,6 +69,7 @@ from .models import (
     MatchTable,
     TeamPlayer,
 )
+from .versions import leagues_touch
 
 FORMAT_FIELDS = (
     "tables_per_match",
@@ -525,6 +526,7 @@ def schedule_generate(
         for fixture in day.fixtures
     ]
     LeagueMatch.objects.bulk_create(matches)
+    leagues_touch([league.pk])
     _log(
         league,
         by,
@@ -663,6 +665,7 @@ def _seat_match(match):
         )
     scoring_services.games_create(tables=tables, ruleset=league.competition.ruleset())
     MatchTable.objects.bulk_create(links)
+    leagues_touch([league.pk])
     if evening.status == Evening.Status.PLANNED:
         evening.status = Evening.Status.IN_PLAY
         evening.save(update_fields=["status"])
@@ -933,6 +936,7 @@ def league_next_season(
             TeamPlayer(team=copy, league=new, member_id=member_id)
             for member_id in team.players.values_list("member_id", flat=True)
         )
+    leagues_touch([new.pk])
     _log(
         league,
         by,

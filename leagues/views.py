@@ -32,6 +32,7 @@ from django.views.decorators.http import require_POST
 from clubs.permissions import Capability, NotVisible, club_required
 from common.downloads import download, file_stem
 from common.forms import apply_validation_error, error_messages
+from common.pagecache import versioned
 
 from . import exports, selectors, services
 from .forms import (
@@ -70,6 +71,12 @@ def league_required(manage=False):
         return wrapper
 
     return decorator
+
+
+def _page_version(request, league, **kwargs):
+    """A league page's version: the league's (``selectors.league_page_version``) and
+    whether the viewer organises it (the page then shows the organisers' links)."""
+    return f"l{int(request.can_manage)}.{selectors.league_page_version(league=league)}"
 
 
 def _form_page(request, league, form, *, title, action_label, back=None, status=200):
@@ -127,6 +134,7 @@ def league_create(request, club):
 
 
 @league_required()
+@versioned(_page_version)
 def league_detail(request, league):
     context = {
         "league": league,
@@ -324,6 +332,7 @@ def schedule_generate(request, league):
 
 
 @league_required()
+@versioned(_page_version)
 def league_tables(request, league):
     context = {
         "league": league,
@@ -334,6 +343,7 @@ def league_tables(request, league):
 
 
 @league_required()
+@versioned(_page_version)
 def division_table(request, league, division):
     division = get_object_or_404(Division, league=league, pk=division)
     tables = [t for t in selectors.division_tables(league=league) if t.division.pk == division.pk]
@@ -349,6 +359,7 @@ def division_table(request, league, division):
 
 
 @league_required()
+@versioned(_page_version)
 def club_ranking(request, league):
     context = {"league": league, "table": ClubRankingTable(selectors.club_ranking(league=league))}
     return render(request, "leagues/club_ranking.html", context)

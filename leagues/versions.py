@@ -1,0 +1,72 @@
+"""The league's pages' version (``League.version``; see ``common.pagecache``): new
+whenever something the league's pages show and its competition's version does not
+cover changes, in the same transaction.
+
+A league's page version (``leagues.selectors.league_page_version``) holds the league's
+own, its competition's (the matchdays' evenings, their hands and results:
+``tournaments.versions``), and the versions of its clubs (their names and their
+members' names: ``clubs.versions``). The league's own is new here with its settings,
+its organisers (an organiser sees other links), its divisions, teams, captains,
+players, matches and their tables, and with a change to the league before it (the
+next season names it). A bulk insert sends no model signal: the schedule, a match's
+seating and the next season's players call :func:`leagues_touch` themselves.
+"""
+
+from django.db.models import Q
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from common.pagecache import new_version
+
+from .models import Division, League, LeagueMatch, LeagueTeam, MatchTable, TeamPlayer
+
+
+def leagues_touch(leagues) -> None:
+    """A new version for ``leagues`` (ids or a query of ids) and the seasons after them."""
+    League.objects.filter(Q(pk__in=leagues) | Q(previous__in=leagues)).update(version=new_version())
+
+
+def _league_saved(sender, instance, raw=False, **kwargs):
+    if not raw:
+        leagues_touch([instance.pk])
+
+
+def _row_changed(sender, instance, raw=False, **kwargs):
+    """A division, team, player or match saved or deleted."""
+    if not raw:
+        leagues_touch([instance.league_id])
+
+
+def _match_table_changed(sender, instance, raw=False, **kwargs):
+    if not raw:
+        leagues_touch(LeagueMatch.objects.filter(pk=instance.match_id).values("league_id"))
+
+
+def _organisers_changed(sender, instance, action, pk_set=None, **kwargs):
+    """``league.organisers`` changed, or (from the account's side) the leagues it
+    organises."""
+    if action.startswith("post_"):
+        leagues_touch([instance.pk] if isinstance(instance, League) else pk_set or [])
+
+
+def _captains_changed(sender, instance, action, pk_set=None, **kwargs):
+    """``team.captains`` changed, or (from the account's side) the teams it captains."""
+    if not action.startswith("post_"):
+        return
+    teams = [instance.pk] if isinstance(instance, LeagueTeam) else pk_set or []
+    leagues_touch(LeagueTeam.objects.filter(pk__in=teams).values("league_id"))
+
+
+def connect():
+    post_save.connect(_league_saved, sender=League, dispatch_uid="lv.league")
+    for model in (Division, LeagueTeam, TeamPlayer, LeagueMatch):
+        uid = f"lv.{model._meta.model_name}"
+        post_save.connect(_row_changed, sender=model, dispatch_uid=uid)
+        post_delete.connect(_row_changed, sender=model, dispatch_uid=f"{uid}-")
+    post_save.connect(_match_table_changed, sender=MatchTable, dispatch_uid="lv.matchtable")
+    post_delete.connect(_match_table_changed, sender=MatchTable, dispatch_uid="lv.matchtable-")
+    m2m_changed.connect(
+        _organisers_changed, sender=League.organisers.through, dispatch_uid="lv.organisers"
+    )
+    m2m_changed.connect(
+        _captains_changed, sender=LeagueTeam.captains.through, dispatch_uid="lv.captains"
+    )
