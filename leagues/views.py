@@ -302,6 +302,7 @@ def team_captain_remove(request, league, team, user):
 
 
 @league_required()
+@versioned(_page_version)
 def schedule_view(request, league):
     context = {
         "league": league,

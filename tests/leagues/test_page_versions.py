@@ -18,7 +18,7 @@ from tests.leagues.conftest import build_league, seat
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["league-detail", "tables", "club-ranking"]
+PAGES = ["league-detail", "schedule", "tables", "club-ranking"]
 
 
 def page(name, league, **kwargs):
