@@ -15,7 +15,7 @@ from common.rulesets import (
 )
 from scoring.rules import RULESETS, InvalidRuleset, ruleset_from
 
-from .models import Club, ClubRole, Member
+from .models import SLUG_TAKEN, Club, ClubRole, Member
 
 
 def _rule_field(name):
@@ -269,6 +269,8 @@ class ClubCreateForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = ["name", "slug", "ruleset_preset"]
+        # Taken between this form's own check and the model's (a club started at once).
+        error_messages = {"slug": {"unique": SLUG_TAKEN}}
         help_texts = {
             "slug": _("Follows the name; change it if you like. Letters, digits and hyphens."),
         }
@@ -284,7 +286,7 @@ class ClubCreateForm(forms.ModelForm):
         if not slug:
             raise forms.ValidationError(_("Give the club a short name for its links."))
         if Club.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(_("Another club already uses this short name."))
+            raise forms.ValidationError(SLUG_TAKEN)
         return slug
 
 

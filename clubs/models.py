@@ -34,6 +34,11 @@ SheetMarks = text_choices(
 )
 
 
+#: The answer to a short name another club has, wherever it is found taken: the form's
+#: check, its model's uniqueness check, the unique index at the insert.
+SLUG_TAKEN = _("Another club already uses this short name.")
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(

@@ -33,7 +33,16 @@ from .auth import (
     throttle_clear,
     wait_text,
 )
-from .models import Club, ClubLog, ClubRole, Invitation, Member, PasswordLink, PendingUpload
+from .models import (
+    SLUG_TAKEN,
+    Club,
+    ClubLog,
+    ClubRole,
+    Invitation,
+    Member,
+    PasswordLink,
+    PendingUpload,
+)
 from .permissions import (
     Capability,
     Role,
@@ -320,8 +329,7 @@ def club_start(
     except IntegrityError:
         if not Club.objects.filter(slug=club.slug).exists():
             raise
-        taken = _("Another club already uses this short name.")
-        raise ValidationError({"slug": ValidationError(taken, code="unique")}) from None
+        raise ValidationError({"slug": ValidationError(SLUG_TAKEN, code="unique")}) from None
     # Counted once the club would be made; a refusal undoes the insert.
     if braked and not club_start_allowed(user=by, address=address):
         message = _("Too many new clubs from this account or address. Try again in %(wait)s.")

@@ -258,3 +258,28 @@ def test_one_hand_sent_twice_at_once_is_stored_once_and_answered_created_once(
     assert answers[0][1]["version"] == answers[1][1]["version"] == 1
     assert list(Hand.objects.values_list("client_id", flat=True)) == [data["client_id"]]
     assert AuditEntry.objects.filter(action="create").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_short_name_taken_between_the_forms_checks_gets_the_same_form_error(client, monkeypatch):
+    """The other club is stored after the form's own check and before the model's
+    uniqueness check (the second of two at once, on a slow machine): the same words."""
+    from clubs import forms
+
+    real_clean_slug = forms.ClubCreateForm.clean_slug
+
+    def taken_meanwhile(self):
+        slug = real_clean_slug(self)
+        factories.club(name="Eerder", slug=slug)
+        return slug
+
+    monkeypatch.setattr(forms.ClubCreateForm, "clean_slug", taken_meanwhile)
+    client.force_login(factories.user("oprichter", is_staff=True))
+    response = client.post(
+        reverse("clubs:club-create"),
+        {"name": "De Zwarte Boer", "slug": "", "ruleset_preset": "rotterdam"},
+        **ENGLISH,
+    )
+    assert response.status_code == 200
+    assert "Another club already uses this short name." in response.text
+    assert list(Club.objects.values_list("name", flat=True)) == ["Eerder"]
