@@ -10,7 +10,6 @@ error). It locks the games first, so it waits for the hand and then refuses, as 
 any competition with play."""
 
 import threading
-import time
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -19,6 +18,7 @@ from django.db import connection, transaction
 from scoring.models import Hand
 from scoring.services import hand_record
 from tests import factories
+from tests.locks import until_lock_waiters
 from tournaments.models import Evening
 from tournaments.services import competition_update
 
@@ -28,23 +28,6 @@ pytestmark = [
         connection.vendor != "postgresql", reason="row locks: the PostgreSQL leg runs it"
     ),
 ]
-
-
-def waiting_for_a_lock():
-    """How many of the test database's sessions wait for a row lock now."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        )
-        return cursor.fetchone()[0]
-
-
-def until(condition, seconds=20):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the other connections never got there"
-        time.sleep(0.05)
 
 
 def test_a_rule_set_change_during_the_first_hand_waits_for_it_and_then_refuses(club):
@@ -84,9 +67,9 @@ def test_a_rule_set_change_during_the_first_hand_waits_for_it_and_then_refuses(c
     holder = in_thread("holder", hold_the_evening)
     assert held.wait(10)
     hand = in_thread("hand", first_hand)
-    until(lambda: waiting_for_a_lock() >= 1)  # the hand, its game locked, at the evening
+    until_lock_waiters(1, what="the hand never waited at its evening")  # its game locked
     change = in_thread("change", change_the_rules)
-    until(lambda: waiting_for_a_lock() >= 2)  # the change too
+    until_lock_waiters(2, what="the rule-set change never waited")
     release.set()
     for thread in (holder, hand, change):
         thread.join(30)

@@ -8,7 +8,6 @@ the first (one writer at a time) and finds the name taken. Run on both databases
 """
 
 import threading
-import time
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -17,6 +16,7 @@ from django.db import connection
 from clubs.models import Club, Member
 from scoring.exports import archive
 from tests import factories
+from tests.locks import until_lock_waiters
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,22 +25,8 @@ def _wait_until_another_insert_waits():
     """On PostgreSQL: until another connection waits for a lock (the second import's
     INSERT of the same short name waits for this transaction). SQLite's second writer
     waits for the whole transaction; nothing to wait for here."""
-    if connection.vendor != "postgresql":
-        return
-    deadline = time.monotonic() + 30
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT pg_stat_clear_snapshot()"
-            )  # read afresh, not once per transaction
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                return
-            time.sleep(0.02)
-    raise AssertionError("the second import never waited for the first")
+    if connection.vendor == "postgresql":
+        until_lock_waiters(1, what="the second import never waited for the first")
 
 
 def test_two_imports_with_one_short_name_make_one_club_and_one_form_error(settings, monkeypatch):
