@@ -665,7 +665,6 @@ def _seat_match(match):
         )
     scoring_services.games_create(tables=tables, ruleset=league.competition.ruleset())
     MatchTable.objects.bulk_create(links)
-    leagues_touch([league.pk])
     if evening.status == Evening.Status.PLANNED:
         evening.status = Evening.Status.IN_PLAY
         evening.save(update_fields=["status"])
@@ -936,7 +935,6 @@ def league_next_season(
             TeamPlayer(team=copy, league=new, member_id=member_id)
             for member_id in team.players.values_list("member_id", flat=True)
         )
-    leagues_touch([new.pk])
     _log(
         league,
         by,

@@ -8,8 +8,10 @@ own, its competition's (the matchdays' evenings, their hands and results:
 members' names: ``clubs.versions``). The league's own is new here with its settings,
 its organisers (an organiser sees other links), its divisions, teams, captains,
 players, matches and their tables, and with a change to the league before it (the
-next season names it). A bulk insert sends no model signal: the schedule, a match's
-seating and the next season's players call :func:`leagues_touch` themselves.
+next season names it). The version is read only after the commit, so a change needs
+one new version anywhere in its transaction: a bulk insert sends no model signal, and
+the schedule (which saves no other row of the league) calls :func:`leagues_touch`
+itself; a match's seating saves its match, the next season its league.
 """
 
 from django.db.models import Q
@@ -52,8 +54,10 @@ def _captains_changed(sender, instance, action, pk_set=None, **kwargs):
     """``team.captains`` changed, or (from the account's side) the teams it captains."""
     if not action.startswith("post_"):
         return
-    teams = [instance.pk] if isinstance(instance, LeagueTeam) else pk_set or []
-    leagues_touch(LeagueTeam.objects.filter(pk__in=teams).values("league_id"))
+    if isinstance(instance, LeagueTeam):
+        leagues_touch([instance.league_id])
+    else:
+        leagues_touch(LeagueTeam.objects.filter(pk__in=pk_set or []).values("league_id"))
 
 
 def connect():

@@ -168,3 +168,14 @@ def test_a_viewer_who_becomes_an_organiser_gets_the_organisers_page(client, worl
     changed = client.get(page("league-detail", world.league), HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200
     assert edit in changed.content.decode()
+
+
+def test_a_stranger_with_a_private_leagues_etag_gets_no_304(client, db):
+    """The permission is asked before the version: an ETag copied from an organiser's
+    page does not tell a stranger that the page is unchanged."""
+    private = build_league(public=False, club_name="Besloten Bond")
+    client.force_login(private.organiser)
+    tag = client.get(page("tables", private.league))["ETag"]
+    client.force_login(factories.user("buitenstaander"))
+    answer = client.get(page("tables", private.league), HTTP_IF_NONE_MATCH=tag)
+    assert answer.status_code == 404
