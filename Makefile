@@ -12,7 +12,9 @@ HASHES := --generate-hashes --no-emit-find-links --no-emit-index-url
 LOCK_OPTIONS := $(HASHES) --allow-unsafe --strip-extras \
   --extra postgres --extra production --extra test --output-file $(LOCK)
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
-CHROMIUM ?= /usr/bin/chromium
+#: Debian's Chromium for the browser tests; empty: its headless shell where installed,
+#: else the browser (scripts/test_legs.sh, tests/browser/conftest.py).
+CHROMIUM ?=
 HOST ?= 127.0.0.1
 PORT ?= 8000
 

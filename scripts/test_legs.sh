@@ -17,7 +17,13 @@
 # time it and all it started used.
 set -u
 PY=${PY:-.venv/bin/python}
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+# Debian's Chromium: its headless shell where installed, else the browser (see
+# tests/browser/conftest.py); CHROMIUM names another.
+if [ -z "${CHROMIUM:-}" ]; then
+  CHROMIUM=/usr/bin/chromium
+  [ -x /usr/bin/chromium-headless-shell ] && CHROMIUM=/usr/bin/chromium-headless-shell
+fi
+export CHROMIUM
 TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
 
 # timed NAME COMMAND...: runs COMMAND, then prints NAME's wall-clock time and the
@@ -56,7 +62,7 @@ browser_log=$(mktemp)
 slow="browser and other slow tests"
 selection="browser or slow"
 if [ ! -x "$CHROMIUM" ] && [ "${CI:-}" != "true" ]; then
-  echo "Debian's Chromium is not at $CHROMIUM: skipping the browser tests (apt-get install chromium)."
+  echo "Debian's Chromium is not at $CHROMIUM: skipping the browser tests (apt-get install chromium-headless-shell)."
   slow="slow tests"
   selection="slow and not browser"
 fi
