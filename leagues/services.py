@@ -536,12 +536,28 @@ def schedule_generate(
     return matches
 
 
-def _lock_match(match):
-    return (
-        LeagueMatch.objects.select_for_update(of=("self",))
-        .select_related("league__competition__club", "home", "away", "evening")
-        .get(pk=match.pk)
-    )
+def _lock_match(match, *, league_first=False):
+    """The match's row, locked until the transaction ends, read afresh with its league.
+
+    ``league_first``: the league's row is locked before the match's, in the order in
+    which ``league_update`` and ``schedule_generate`` take them (the league, then its
+    matches): a change that may seat the match waits for those to commit and then reads
+    the league's format as they left it, instead of seating with the format a
+    concurrent change is replacing, or deadlocking with a schedule being made again.
+    A match that is gone meanwhile (a schedule made again) is refused in words."""
+    try:
+        if league_first:
+            league_id = LeagueMatch.objects.values_list("league_id", flat=True).get(pk=match.pk)
+            League.objects.select_for_update().values_list("pk", flat=True).get(pk=league_id)
+        return (
+            LeagueMatch.objects.select_for_update(of=("self",))
+            .select_related("league__competition__club", "home", "away", "evening")
+            .get(pk=match.pk)
+        )
+    except LeagueMatch.DoesNotExist:
+        raise ValidationError(
+            _("This match is no longer in the schedule; open the schedule again.")
+        ) from None
 
 
 def _match_has_play(match):
@@ -679,7 +695,7 @@ def match_lineup_set(*, match: LeagueMatch, side: str, players: list[Member], by
 
     The first line-up seats the match; a line-up can change until the first hand.
     """
-    match = _lock_match(match)
+    match = _lock_match(match, league_first=True)
     if side not in SIDES:
         raise ValueError(f"side must be one of {SIDES}")
     team = match.team(side)

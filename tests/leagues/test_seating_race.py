@@ -1,0 +1,133 @@
+"""A captain seats a league's first match while an organiser changes the league (its
+match format) or makes its schedule again, on two connections (PostgreSQL: its row
+locks; SQLite's one write lock lets no two writers overlap at all).
+
+The organiser's change locks the league's row, sees no seated match, and changes the
+format or replaces the matches. The first line-up locks the league's row before its
+match's, as the organiser's change takes them: it waits for that change to commit and
+then seats the match with the format the league has now, or says the match is gone.
+Had it locked the match first, it would seat with the format being replaced (a match of
+two tables in a league of three), or deadlock with the schedule's deletion of its match.
+"""
+
+import threading
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from leagues import services as league_services
+from leagues.models import League, LeagueMatch
+from tests import factories
+from tests.leagues.conftest import build_league, generate
+from tests.locks import until_lock_waiters
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="row locks: the PostgreSQL leg runs it"
+    ),
+]
+
+
+def held_at(monkeypatch, owner, name, thread_name):
+    """Holds the thread ``thread_name`` once it calls ``owner.name`` (inside the
+    organiser's change, its league locked, before its commit): ``(held, release)``."""
+    held, release = threading.Event(), threading.Event()
+    real = getattr(owner, name)
+
+    def holding(*args, **kwargs):
+        if threading.current_thread().name == thread_name and not held.is_set():
+            held.set()
+            release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, holding)
+    return held, release
+
+
+def in_thread(outcome, name, work):
+    """Runs ``work`` on a connection of its own in the thread ``name``; its result or
+    its exception lands in ``outcome[name]``."""
+    thread = threading.Thread(target=lambda: outcome.__setitem__(name, _catch(work)), name=name)
+    thread.start()
+    return thread
+
+
+def first_line_up(world, match):
+    team = match.home
+    return league_services.match_lineup_set(
+        match=match, side="home", players=world.lineup(team), by=world.captains[team.pk]
+    )
+
+
+def test_a_first_line_up_during_a_format_change_seats_the_match_in_the_new_format(monkeypatch):
+    world = build_league(divisions=(2,), tables=2)
+    generate(world)
+    for team in world.all_teams:  # enough players for three tables
+        extra = factories.members(team.club, 2)
+        for member in extra:
+            league_services.team_player_add(
+                team=team, member=member, by=world.directors[team.club_id]
+            )
+        world.players[team.pk] += extra
+    match = LeagueMatch.objects.filter(league=world.league).order_by("date", "pk").first()
+    outcome = {}
+    held, release = held_at(monkeypatch, league_services, "_log", "change")
+
+    change = in_thread(
+        outcome,
+        "change",
+        lambda: league_services.league_update(
+            league=world.league, by=world.organiser, tables_per_match=3
+        ),
+    )
+    assert held.wait(10), "the format change never reached its log"
+    world.league.tables_per_match = 3  # the line-up the captain sends for the new format
+    seat = in_thread(outcome, "seat", lambda: first_line_up(world, match))
+    until_lock_waiters(1, what="the first line-up never waited for the format change")
+    release.set()
+    for thread in (change, seat):
+        thread.join(30)
+        assert not thread.is_alive()
+
+    assert isinstance(outcome["change"], League), outcome["change"]
+    assert isinstance(outcome["seat"], LeagueMatch), outcome["seat"]
+    league = League.objects.get(pk=world.league.pk)
+    assert league.tables_per_match == 3
+    seated = LeagueMatch.objects.get(pk=match.pk)
+    assert seated.status == LeagueMatch.Status.SEATED
+    assert seated.tables.count() == 3 * league.games_per_table
+
+
+def test_a_first_line_up_while_the_schedule_is_made_again_is_refused_in_words(monkeypatch):
+    world = build_league(divisions=(2,), tables=2)
+    generate(world)
+    match = LeagueMatch.objects.filter(league=world.league).order_by("date", "pk").first()
+    outcome = {}
+    # held after its check that no match is seated, before it deletes the old matches
+    held, release = held_at(monkeypatch, league_services.schedule, "double_round_robin", "schedule")
+
+    schedule = in_thread(outcome, "schedule", lambda: generate(world, seed=5))
+    assert held.wait(10), "the schedule never reached its draw"
+    seat = in_thread(outcome, "seat", lambda: first_line_up(world, match))
+    until_lock_waiters(1, what="the first line-up never waited for the schedule")
+    release.set()
+    for thread in (schedule, seat):
+        thread.join(30)
+        assert not thread.is_alive()
+
+    assert isinstance(outcome["schedule"], list), outcome["schedule"]
+    assert isinstance(outcome["seat"], ValidationError), outcome["seat"]
+    assert "no longer in the schedule" in str(outcome["seat"])
+    assert not LeagueMatch.objects.filter(pk=match.pk).exists()
+    assert not LeagueMatch.objects.exclude(status=LeagueMatch.Status.SCHEDULED).exists()
+
+
+def _catch(work):
+    try:
+        return work()
+    except Exception as exc:  # noqa: BLE001 - the outcome is what the test reads
+        return exc
+    finally:
+        connection.close()
