@@ -739,6 +739,7 @@ def match_lineup_set(*, match: LeagueMatch, side: str, players: list[Member], by
             )
     Seat.objects.filter(old).delete()
     Seat.objects.bulk_create(seats)
+    leagues_touch([league.pk])  # the seats, deleted and inserted in bulk, send no signal
     _log(
         league,
         by,

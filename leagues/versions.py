@@ -10,16 +10,19 @@ its organisers (an organiser sees other links), its divisions, teams, captains,
 players, matches and their tables, and with a change to the league before it (the
 next season names it). The version is read only after the commit, so a change needs
 one new version anywhere in its transaction: a bulk insert sends no model signal, and
-the schedule (which saves no other row of the league) calls :func:`leagues_touch`
-itself; a match's seating saves its match, the next season its league.
+the schedule (which saves no other row of the league) and a line-up (its seats) call
+:func:`leagues_touch` themselves; a match's seating saves its match, the next season its
+league. An account's new name (the pages name the captains and organisers) touches the
+leagues it captains a team of or organises.
 """
 
+from django.conf import settings
 from django.db.models import Q
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from common.pagecache import new_version
 
-from .models import Division, League, LeagueMatch, LeagueTeam, MatchTable, TeamPlayer
+from .models import Division, League, LeagueLog, LeagueMatch, LeagueTeam, MatchTable, TeamPlayer
 
 
 def leagues_touch(leagues) -> None:
@@ -60,7 +63,28 @@ def _captains_changed(sender, instance, action, pk_set=None, **kwargs):
         leagues_touch(LeagueTeam.objects.filter(pk__in=pk_set or []).values("league_id"))
 
 
+def _account_saved(sender, instance, created=False, raw=False, update_fields=None, **kwargs):
+    """An account saved with (perhaps) a new name; not a new one (it has no league yet),
+    nor a login's ``last_login``."""
+    if raw or created or (update_fields is not None and "username" not in update_fields):
+        return
+    # the pages name the organisers and captains; a match page, who confirmed it and
+    # who did what in its log
+    named = (
+        Q(pk__in=League.organisers.through.objects.filter(user=instance).values("league_id"))
+        | Q(pk__in=LeagueTeam.objects.filter(captains=instance).values("league_id"))
+        | Q(
+            pk__in=LeagueMatch.objects.filter(
+                Q(confirmed_home_by=instance) | Q(confirmed_away_by=instance)
+            ).values("league_id")
+        )
+        | Q(pk__in=LeagueLog.objects.filter(user=instance).values("league_id"))
+    )
+    leagues_touch(League.objects.filter(named).order_by().values("pk"))
+
+
 def connect():
+    post_save.connect(_account_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="lv.account")
     post_save.connect(_league_saved, sender=League, dispatch_uid="lv.league")
     for model in (Division, LeagueTeam, TeamPlayer, LeagueMatch):
         uid = f"lv.{model._meta.model_name}"

@@ -220,12 +220,34 @@ def _team(league, pk):
     )
 
 
+def _team_and_rights(request, league, pk):
+    """The team and what the viewer may do on its page (keep its player list, name its
+    captains), read once a request (its version and its page both ask)."""
+    if getattr(request, "league_team", None) is None:
+        team = _team(league, pk)
+        request.league_team = (
+            team,
+            services.can_manage_team(request.user, team),
+            services.can_name_captains(request.user, team),
+        )
+    return request.league_team
+
+
+def _team_page_version(request, league, team, **kwargs):
+    """A team page's version: the league's, and whether the viewer keeps its player
+    list (a captain); none for its club's directors, whose page lists the club's
+    members and accounts to choose from (a role given changes no version)."""
+    _, can_edit, can_name_captains = _team_and_rights(request, league, team)
+    if can_name_captains:
+        return None
+    return f"t{int(can_edit)}.{_page_version(request, league)}"
+
+
 @league_required()
+@versioned(_team_page_version)
 def team_detail(request, league, team):
-    team = _team(league, team)
+    team, can_edit, can_name_captains = _team_and_rights(request, league, team)
     players, captains = selectors.team_page(team=team)
-    can_edit = services.can_manage_team(request.user, team)
-    can_name_captains = services.can_name_captains(request.user, team)
     # The candidate lists name the club's members and accounts: its managers' only.
     context = {
         "league": league,
@@ -409,10 +431,26 @@ def _captain_sides(user, match):
     return [side for side in services.SIDES if services.is_captain(user, match.team(side))]
 
 
+def _match_and_sides(request, league, pk):
+    """The match and the sides the viewer captains, read once a request (its version
+    and its page both ask)."""
+    if getattr(request, "league_match", None) is None:
+        match = _match(league, pk)
+        request.league_match = match, _captain_sides(request.user, match)
+    return request.league_match
+
+
+def _match_page_version(request, league, match, **kwargs):
+    """A match page's version: the league's, and the sides the viewer captains (their
+    line-up and confirmation forms)."""
+    sides = "".join(_match_and_sides(request, league, match)[1])
+    return f"m{sides}.{_page_version(request, league)}"
+
+
 @league_required()
+@versioned(_match_page_version)
 def match_detail(request, league, match):
-    match = _match(league, match)
-    captain_of = _captain_sides(request.user, match)
+    match, captain_of = _match_and_sides(request, league, match)
     sheet = selectors.match_sheet(match=match)
     insider = request.can_manage or bool(captain_of)
     confirmable = [

@@ -8,6 +8,7 @@ are on the models), its competition's (a hand at a matchday), its clubs' (a name
 import datetime
 
 import pytest
+from django.contrib.auth.models import update_last_login
 from django.urls import reverse
 
 from leagues import selectors
@@ -179,3 +180,96 @@ def test_a_stranger_with_a_private_leagues_etag_gets_no_304(client, db):
     client.force_login(factories.user("buitenstaander"))
     answer = client.get(page("tables", private.league), HTTP_IF_NONE_MATCH=tag)
     assert answer.status_code == 404
+
+
+def team_page(world, team):
+    return reverse("leagues:team-detail", kwargs={"pk": world.league.pk, "team": team.pk})
+
+
+def match_page(world, match):
+    return reverse("leagues:match-detail", kwargs={"pk": world.league.pk, "match": match.pk})
+
+
+def test_the_team_and_match_pages_answer_304_until_the_league_changes(client, world):
+    team, match = world.teams[0][0], first_match(world)
+
+    def rename_home_team(world):
+        league_services.team_update(team=match.home, by=world.organiser, name="Thuisploeg")
+
+    for address, change, shown in [
+        (team_page(world, team), change_team, "Hernoemd"),
+        (match_page(world, match), rename_home_team, "Thuisploeg"),
+    ]:
+        first = client.get(address)
+        assert first.status_code == 200 and "public" in first["Cache-Control"]
+        assert client.get(address, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+        change(world)
+        changed = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert changed.status_code == 200
+        assert shown in changed.content.decode()
+
+
+def test_a_new_line_up_of_a_seated_match_is_shown_at_once(client, world):
+    """The seats are deleted and inserted in bulk (no model signal): the line-up itself
+    gives the league a new version."""
+    match = seat(world, first_match(world))
+    address = match_page(world, match)
+    first = client.get(address)
+    team = match.home
+    players = world.lineup(team)
+    others = [p for p in world.players[team.pk] if p not in players]  # the reserve
+    assert others[0].name not in first.content.decode()
+    league_services.match_lineup_set(
+        match=match, side="home", players=[others[0], *players[1:]], by=world.captains[team.pk]
+    )
+    changed = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200
+    assert others[0].name in changed.content.decode()
+
+
+def test_a_viewer_made_captain_gets_the_captains_team_and_match_pages(client, world):
+    """The pages show a captain their forms: the version says which sides the viewer
+    captains. The team's club's directors get pages of their own, never a 304 (the
+    page lists the club's members and accounts to choose from)."""
+    match = first_match(world)
+    team = match.home
+    user = factories.role(team.club, "member", factories.user("aanvoerder"))
+    client.force_login(user)
+    before = {a: client.get(a) for a in (team_page(world, team), match_page(world, match))}
+    league_services.team_captain_add(team=team, user=user, by=world.directors[team.club_id])
+    lineup = reverse(
+        "leagues:match-lineup",
+        kwargs={
+            "pk": world.league.pk,
+            "match": match.pk,
+            "side": "home",
+        },
+    )
+    for address, answer in before.items():
+        assert "private" in answer["Cache-Control"]
+        changed = client.get(address, HTTP_IF_NONE_MATCH=answer["ETag"])
+        assert changed.status_code == 200, address
+    assert lineup in client.get(match_page(world, match)).content.decode()
+
+    client.force_login(world.directors[team.club_id])
+    director = client.get(team_page(world, team))
+    assert director.status_code == 200 and "ETag" not in director
+
+
+def test_a_renamed_captain_is_renamed_on_the_team_page(client, world):
+    team = world.teams[0][0]
+    captain = world.captains[team.pk]
+    first = client.get(team_page(world, team))
+    assert captain.get_username() in first.content.decode()
+    captain.username = "hernoemde-aanvoerder"
+    captain.save()
+    changed = client.get(team_page(world, team), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200
+    assert "hernoemde-aanvoerder" in changed.content.decode()
+
+
+def test_a_login_touches_no_league(world):
+    captain = world.captains[world.teams[0][0].pk]
+    before = version(world)
+    update_last_login(None, captain)
+    assert version(world) == before
