@@ -403,6 +403,14 @@ def _check_dump_version(path: Path, made_by: str):
 VARYING_LINE = re.compile(
     r"(\\(?:un)?restrict )[A-Za-z0-9]+|(-- Dumped (?:from database|by pg_dump) version )[ -~]*"
 )
+#: PostgreSQL prints a list check on a text column (``x IN ('a', 'b')`` of Django's
+#: migrations) as ``= ANY ((ARRAY['a'::character varying, ...])::text[])``, and once a
+#: restore has made it again from that text, as ``= ANY (ARRAY[('a'::character
+#: varying)::text, ...])``: the same condition, so a dump taken before a restore (its
+#: safety copy) has another text than the database after it. Both are compared in the
+#: first form (:func:`_same_schema_line`).
+CAST_ELEMENT = re.compile(rb"\(('(?:[^']|'')*'::character varying)\)::text")
+TEXT_ARRAY = re.compile(rb"ANY \(ARRAY\[((?:'(?:[^']|'')*'::character varying(?:, )?)+)\]\)")
 #: A comment, in pg_restore's SQL of the data: printable text up to the end of its line.
 COMMENT_LINE = re.compile(r"--(?: [ -~]*)?")
 SETVAL_LINE = re.compile(
@@ -452,6 +460,26 @@ def _copy_text_field(value: bytes) -> str:
     return out.decode("utf-8", "replace")
 
 
+def _canonical_schema_line(line: bytes) -> bytes:
+    """``line`` with each list check in the form Django's migrations give it (see
+    ``TEXT_ARRAY``)."""
+    if b"ARRAY[(" not in line:
+        return line
+    return TEXT_ARRAY.sub(rb"ANY ((ARRAY[\1])::text[])", CAST_ELEMENT.sub(rb"\1", line))
+
+
+def _same_schema_line(line: bytes, wanted: bytes) -> bool:
+    """Whether two lines of schema say the same: equal, equal but for what differs from
+    one dump to the next (``VARYING_LINE``), or for the form of a list check."""
+    if line == wanted:
+        return True
+    varying = VARYING_LINE.fullmatch(line.decode("utf-8", "replace"))
+    expected = VARYING_LINE.fullmatch(wanted.decode("utf-8", "replace"))
+    if varying and expected:
+        return varying.groups() == expected.groups()
+    return _canonical_schema_line(line) == _canonical_schema_line(wanted)
+
+
 def _check_dump_schema(path: Path) -> list:
     """The dump's schema, as pg_restore would run it, must be the live database's.
 
@@ -479,13 +507,9 @@ def _check_dump_schema(path: Path) -> list:
     if expected and expected[-1] == b"":
         expected.pop()
     for number, (line, wanted) in enumerate(zip(found, expected, strict=False), start=1):
-        if line == wanted:
+        if _same_schema_line(line, wanted):
             continue
         text = line.decode("utf-8", "replace")
-        varying = VARYING_LINE.fullmatch(text)
-        expected_varying = VARYING_LINE.fullmatch(wanted.decode("utf-8", "replace"))
-        if varying and expected_varying and varying.groups() == expected_varying.groups():
-            continue
         raise BackupRejected(
             f"{name} does not have this database's schema: line {number} is {text[:80]!r}, "
             f"not {wanted.decode('utf-8', 'replace')[:80]!r}. A dump of another version of "

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.db.models import CheckConstraint
 
 from clubs import backup as backup_module
 from clubs.backup import backup_database, check_backup, restore_database
@@ -98,6 +99,47 @@ def test_backup_change_restore_gives_the_rows_back(tmp_path, data_dir, capsys):
     assert len(_safety_copies(data_dir)) == 1
     # The sequences came back too: a new row takes an id after the restored ones.
     assert factories.member(club, "Daarna").id > max(members.values())
+
+
+#: One list check as PostgreSQL prints it after Django's migration made it, and after a
+#: restore made it again from that text.
+MIGRATED_CHECK = (
+    b"    CONSTRAINT club_role_known CHECK (((role)::text = ANY ((ARRAY['member'::character "
+    b"varying, 'admin'::character varying])::text[])))"
+)
+RESTORED_CHECK = (
+    b"    CONSTRAINT club_role_known CHECK (((role)::text = ANY (ARRAY[('member'::character "
+    b"varying)::text, ('admin'::character varying)::text])))"
+)
+
+
+def test_a_list_check_made_again_by_a_restore_is_the_same_schema():
+    same = backup_module._same_schema_line
+    assert same(RESTORED_CHECK, MIGRATED_CHECK) and same(MIGRATED_CHECK, RESTORED_CHECK)
+    assert same(RESTORED_CHECK.replace(b"role)", b"rol)"), MIGRATED_CHECK) is False
+    other_list = RESTORED_CHECK.replace(b"'admin'", b"'owner'")
+    assert same(other_list, MIGRATED_CHECK) is False
+    longer = RESTORED_CHECK.replace(b"])))", b", ('x'::character varying)::text])))")
+    assert same(longer, MIGRATED_CHECK) is False
+    assert same(RESTORED_CHECK + b"; DROP TABLE clubs_club", MIGRATED_CHECK) is False
+
+
+@pg_dump_test
+def test_a_dump_taken_before_a_restore_restores_after_it(tmp_path, data_dir):
+    """The safety copy of a database whose checks its migrations made: the restore makes
+    them again from the dump's text, which PostgreSQL then prints otherwise."""
+    for model in (Club, Member):
+        for constraint in model._meta.constraints:
+            if isinstance(constraint, CheckConstraint):  # as its migration made it
+                with connection.schema_editor() as editor:
+                    editor.remove_constraint(model, constraint)
+                    editor.add_constraint(model, constraint)
+    _stored_club()
+    before = backup_database(tmp_path / "before")
+    stored = everything_stored()
+    restore_database(before)
+    restore_database(before)  # the file of a schema as migrated, into one restored
+    assert everything_stored() == stored
 
 
 @pg_dump_test
