@@ -409,8 +409,12 @@ VARYING_LINE = re.compile(
 #: varying)::text, ...])``: the same condition, so a dump taken before a restore (its
 #: safety copy) has another text than the database after it. Both are compared in the
 #: first form (:func:`_same_schema_line`).
-CAST_ELEMENT = re.compile(rb"\(('(?:[^']|'')*'::character varying)\)::text")
-TEXT_ARRAY = re.compile(rb"ANY \(ARRAY\[((?:'(?:[^']|'')*'::character varying(?:, )?)+)\]\)")
+_VARCHAR_LITERAL = rb"'(?:[^']|'')*'::character varying"
+#: A list check's values in the form a restore leaves them: each value cast, ", " between.
+RESTORED_LIST = re.compile(
+    rb"= ANY \(ARRAY\[(\(%s\)::text(?:, \(%s\)::text)*)\]\)" % ((_VARCHAR_LITERAL,) * 2)
+)
+CAST_VALUE = re.compile(rb"\((%s)\)::text" % _VARCHAR_LITERAL)
 #: A comment, in pg_restore's SQL of the data: printable text up to the end of its line.
 COMMENT_LINE = re.compile(r"--(?: [ -~]*)?")
 SETVAL_LINE = re.compile(
@@ -462,10 +466,15 @@ def _copy_text_field(value: bytes) -> str:
 
 def _canonical_schema_line(line: bytes) -> bytes:
     """``line`` with each list check in the form Django's migrations give it (see
-    ``TEXT_ARRAY``)."""
-    if b"ARRAY[(" not in line:
+    ``RESTORED_LIST``): only in a constraint's or an index's line, only inside the list."""
+    if b"ARRAY[(" not in line or not line.lstrip().startswith(
+        (b"CONSTRAINT ", b"CREATE INDEX ", b"CREATE UNIQUE INDEX ")
+    ):
         return line
-    return TEXT_ARRAY.sub(rb"ANY ((ARRAY[\1])::text[])", CAST_ELEMENT.sub(rb"\1", line))
+    return RESTORED_LIST.sub(
+        lambda found: b"= ANY ((ARRAY[" + CAST_VALUE.sub(rb"\1", found.group(1)) + b"])::text[])",
+        line,
+    )
 
 
 def _same_schema_line(line: bytes, wanted: bytes) -> bool:

@@ -57,6 +57,7 @@ from scoring import services as scoring_services
 from scoring.models import Adjustment, Game, Hand
 from tournaments.models import Competition, Evening, Round, Seat, Table
 from tournaments.services import RULE_FIELDS
+from tournaments.versions import evenings_touch
 
 from . import schedule
 from . import table as league_table
@@ -536,25 +537,26 @@ def schedule_generate(
     return matches
 
 
-def _lock_match(match, *, league_first=False):
+def _lock_match(match):
     """The match's row, locked until the transaction ends, read afresh with its league.
 
-    ``league_first``: the league's row is locked before the match's, in the order in
-    which ``league_update`` and ``schedule_generate`` take them (the league, then its
-    matches): a change that may seat the match waits for those to commit and then reads
-    the league's format as they left it, instead of seating with the format a
-    concurrent change is replacing, or deadlocking with a schedule being made again.
-    A match that is gone meanwhile (a schedule made again) is refused in words."""
+    The league's row is locked first, in the order in which ``league_update`` and
+    ``schedule_generate`` take them (the league, then its matches); every change of a
+    match writes the league's row before its commit anyway (its page version). A
+    line-up waits for those changes to commit and then reads the league's format as
+    they left it, instead of seating with the format being replaced; and no two
+    changes of a league and its matches wait for each other's rows (a deadlock: a
+    server error for one of them). A match gone meanwhile (a schedule made again) is
+    refused in words."""
     try:
-        if league_first:
-            league_id = LeagueMatch.objects.values_list("league_id", flat=True).get(pk=match.pk)
-            League.objects.select_for_update().values_list("pk", flat=True).get(pk=league_id)
+        league_id = LeagueMatch.objects.values_list("league_id", flat=True).get(pk=match.pk)
+        League.objects.select_for_update().values_list("pk", flat=True).get(pk=league_id)
         return (
             LeagueMatch.objects.select_for_update(of=("self",))
             .select_related("league__competition__club", "home", "away", "evening")
             .get(pk=match.pk)
         )
-    except LeagueMatch.DoesNotExist:
+    except (LeagueMatch.DoesNotExist, League.DoesNotExist):
         raise ValidationError(
             _("This match is no longer in the schedule; open the schedule again.")
         ) from None
@@ -695,7 +697,7 @@ def match_lineup_set(*, match: LeagueMatch, side: str, players: list[Member], by
 
     The first line-up seats the match; a line-up can change until the first hand.
     """
-    match = _lock_match(match, league_first=True)
+    match = _lock_match(match)
     if side not in SIDES:
         raise ValueError(f"side must be one of {SIDES}")
     team = match.team(side)
@@ -739,7 +741,10 @@ def match_lineup_set(*, match: LeagueMatch, side: str, players: list[Member], by
             )
     Seat.objects.filter(old).delete()
     Seat.objects.bulk_create(seats)
-    leagues_touch([league.pk])  # the seats, deleted and inserted in bulk, send no signal
+    # the seats, deleted and inserted in bulk, send no signal: the league's pages and
+    # the matchday evening's (its tables and board name the players) get a new version
+    leagues_touch([league.pk])
+    evenings_touch([match.evening_id])
     _log(
         league,
         by,

@@ -12,13 +12,13 @@ next season names it). The version is read only after the commit, so a change ne
 one new version anywhere in its transaction: a bulk insert sends no model signal, and
 the schedule (which saves no other row of the league) and a line-up (its seats) call
 :func:`leagues_touch` themselves; a match's seating saves its match, the next season its
-league. An account's new name (the pages name the captains and organisers) touches the
-leagues it captains a team of or organises.
+league. An account's new name, and its deletion, touch the leagues whose pages name it
+(organisers, captains, who confirmed a match or acted in its log).
 """
 
 from django.conf import settings
 from django.db.models import Q
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
 
 from common.pagecache import new_version
 
@@ -63,28 +63,50 @@ def _captains_changed(sender, instance, action, pk_set=None, **kwargs):
         leagues_touch(LeagueTeam.objects.filter(pk__in=pk_set or []).values("league_id"))
 
 
-def _account_saved(sender, instance, created=False, raw=False, update_fields=None, **kwargs):
-    """An account saved with (perhaps) a new name; not a new one (it has no league yet),
-    nor a login's ``last_login``."""
-    if raw or created or (update_fields is not None and "username" not in update_fields):
-        return
-    # the pages name the organisers and captains; a match page, who confirmed it and
-    # who did what in its log
-    named = (
-        Q(pk__in=League.organisers.through.objects.filter(user=instance).values("league_id"))
-        | Q(pk__in=LeagueTeam.objects.filter(captains=instance).values("league_id"))
-        | Q(
-            pk__in=LeagueMatch.objects.filter(
-                Q(confirmed_home_by=instance) | Q(confirmed_away_by=instance)
-            ).values("league_id")
+def _leagues_naming(user):
+    """The leagues whose pages name the account ``user``: as an organiser, a captain,
+    who confirmed a match, or who did what in a match's log."""
+    return (
+        League.objects.filter(
+            Q(pk__in=League.organisers.through.objects.filter(user=user).values("league_id"))
+            | Q(pk__in=LeagueTeam.objects.filter(captains=user).values("league_id"))
+            | Q(
+                pk__in=LeagueMatch.objects.filter(
+                    Q(confirmed_home_by=user) | Q(confirmed_away_by=user)
+                ).values("league_id")
+            )
+            | Q(pk__in=LeagueLog.objects.filter(user=user).values("league_id"))
         )
-        | Q(pk__in=LeagueLog.objects.filter(user=instance).values("league_id"))
+        .order_by()
+        .values("pk")
     )
-    leagues_touch(League.objects.filter(named).order_by().values("pk"))
+
+
+def _account_saving(sender, instance, raw=False, update_fields=None, **kwargs):
+    """An account about to be saved with a new name (not a new account, nor a login's
+    ``last_login``): before its row is written, so that the leagues' rows are locked
+    before the account's, as a line-up or a log line (which refer to the account)
+    takes them."""
+    if raw or instance._state.adding:
+        return
+    if update_fields is not None and "username" not in update_fields:
+        return
+    name = sender.objects.filter(pk=instance.pk).values_list("username", flat=True).first()
+    if name is not None and name != instance.username:
+        leagues_touch(_leagues_naming(instance))
+
+
+def _account_deleting(sender, instance, **kwargs):
+    """An account about to be deleted: its name leaves the pages that name it (the
+    cascade that empties those links sends no other signal)."""
+    leagues_touch(_leagues_naming(instance))
 
 
 def connect():
-    post_save.connect(_account_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="lv.account")
+    pre_save.connect(_account_saving, sender=settings.AUTH_USER_MODEL, dispatch_uid="lv.account")
+    pre_delete.connect(
+        _account_deleting, sender=settings.AUTH_USER_MODEL, dispatch_uid="lv.account-"
+    )
     post_save.connect(_league_saved, sender=League, dispatch_uid="lv.league")
     for model in (Division, LeagueTeam, TeamPlayer, LeagueMatch):
         uid = f"lv.{model._meta.model_name}"

@@ -122,6 +122,9 @@ def test_a_list_check_made_again_by_a_restore_is_the_same_schema():
     longer = RESTORED_CHECK.replace(b"])))", b", ('x'::character varying)::text])))")
     assert same(longer, MIGRATED_CHECK) is False
     assert same(RESTORED_CHECK + b"; DROP TABLE clubs_club", MIGRATED_CHECK) is False
+    unseparated = RESTORED_CHECK.replace(b"::text, (", b"::text(")
+    assert same(unseparated, MIGRATED_CHECK.replace(b", ", b"")) is False
+    assert same(b"SELECT " + RESTORED_CHECK.strip(), b"SELECT " + MIGRATED_CHECK.strip()) is False
 
 
 @pg_dump_test

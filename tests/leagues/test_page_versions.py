@@ -16,6 +16,7 @@ from leagues import services as league_services
 from leagues.models import League, LeagueMatch
 from tests import factories
 from tests.leagues.conftest import build_league, seat
+from tournaments.models import Evening
 
 pytestmark = pytest.mark.django_db
 
@@ -266,6 +267,31 @@ def test_a_renamed_captain_is_renamed_on_the_team_page(client, world):
     changed = client.get(team_page(world, team), HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200
     assert "hernoemde-aanvoerder" in changed.content.decode()
+
+
+def test_a_deleted_captains_name_leaves_the_team_page(client, world):
+    """The cascade that drops the account's captaincy sends no signal of its own."""
+    team = world.teams[0][0]
+    captain = world.captains[team.pk]
+    first = client.get(team_page(world, team))
+    assert captain.get_username() in first.content.decode()
+    captain.delete()
+    changed = client.get(team_page(world, team), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200
+    assert captain.get_username() not in changed.content.decode()
+
+
+def test_a_new_line_up_gives_the_matchday_evening_a_new_version(world):
+    """The evening's tables and board name the players: the bulk-written seats touch it."""
+    match = seat(world, first_match(world))
+    evening = Evening.objects.get(pk=match.evening_id)
+    team = match.home
+    players = world.lineup(team)
+    reserve = next(p for p in world.players[team.pk] if p not in players)
+    league_services.match_lineup_set(
+        match=match, side="home", players=[reserve, *players[1:]], by=world.captains[team.pk]
+    )
+    assert Evening.objects.get(pk=evening.pk).version != evening.version
 
 
 def test_a_login_touches_no_league(world):

@@ -10,6 +10,7 @@ Had it locked the match first, it would seat with the format being replaced (a m
 two tables in a league of three), or deadlock with the schedule's deletion of its match.
 """
 
+import datetime
 import threading
 
 import pytest
@@ -131,3 +132,33 @@ def _catch(work):
         return exc
     finally:
         connection.close()
+
+
+def test_a_line_up_while_the_organiser_moves_the_match_waits_and_seats_it(monkeypatch):
+    """The move locks the league and then the match, as the line-up does: the line-up
+    waits for the move's commit (before, each held what the other waited for)."""
+    world = build_league(divisions=(2,), tables=2)
+    generate(world)
+    match = LeagueMatch.objects.filter(league=world.league).order_by("date", "pk").first()
+    outcome = {}
+    held, release = held_at(monkeypatch, league_services, "_check_free_week", "move")
+    new_date = match.date + datetime.timedelta(days=1)
+
+    move = in_thread(
+        outcome,
+        "move",
+        lambda: league_services.match_move(match=match, date=new_date, by=world.organiser),
+    )
+    assert held.wait(10), "the move never reached its check of the week"
+    seat = in_thread(outcome, "seat", lambda: first_line_up(world, match))
+    until_lock_waiters(1, what="the line-up never waited for the move")
+    release.set()
+    for thread in (move, seat):
+        thread.join(30)
+        assert not thread.is_alive()
+
+    assert isinstance(outcome["move"], LeagueMatch), outcome["move"]
+    assert isinstance(outcome["seat"], LeagueMatch), outcome["seat"]
+    seated = LeagueMatch.objects.select_related("evening").get(pk=match.pk)
+    assert seated.status == LeagueMatch.Status.SEATED
+    assert seated.date == new_date == seated.evening.date
