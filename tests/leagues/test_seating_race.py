@@ -62,6 +62,27 @@ def first_line_up(world, match):
     )
 
 
+def line_up_during(monkeypatch, world, match, change, *, held_in, before=None):
+    """The organiser's ``change`` (a function) held once it calls ``held_in`` (an
+    ``(owner, name)``: inside it, the league locked, before its commit), then the home
+    captain's first line-up of ``match``, which must wait for it; then the change goes
+    on. ``before`` runs once the change is held. Returns ``{"change": its result or its
+    exception, "seat": the line-up's}``."""
+    outcome = {}
+    held, release = held_at(monkeypatch, *held_in, "change")
+    organiser = in_thread(outcome, "change", change)
+    assert held.wait(10), f"the change never reached {held_in[1]}"
+    if before:
+        before()
+    seat = in_thread(outcome, "seat", lambda: first_line_up(world, match))
+    until_lock_waiters(1, what="the first line-up never waited for the change")
+    release.set()
+    for thread in (organiser, seat):
+        thread.join(30)
+        assert not thread.is_alive()
+    return outcome
+
+
 def test_a_first_line_up_during_a_format_change_seats_the_match_in_the_new_format(monkeypatch):
     world = build_league(divisions=(2,), tables=2)
     generate(world)
@@ -73,25 +94,20 @@ def test_a_first_line_up_during_a_format_change_seats_the_match_in_the_new_forma
             )
         world.players[team.pk] += extra
     match = LeagueMatch.objects.filter(league=world.league).order_by("date", "pk").first()
-    outcome = {}
-    held, release = held_at(monkeypatch, league_services, "_log", "change")
 
-    change = in_thread(
-        outcome,
-        "change",
+    def three_tables():  # the line-up the captain sends is for the new format
+        world.league.tables_per_match = 3
+
+    outcome = line_up_during(
+        monkeypatch,
+        world,
+        match,
         lambda: league_services.league_update(
             league=world.league, by=world.organiser, tables_per_match=3
         ),
+        held_in=(league_services, "_log"),
+        before=three_tables,
     )
-    assert held.wait(10), "the format change never reached its log"
-    world.league.tables_per_match = 3  # the line-up the captain sends for the new format
-    seat = in_thread(outcome, "seat", lambda: first_line_up(world, match))
-    until_lock_waiters(1, what="the first line-up never waited for the format change")
-    release.set()
-    for thread in (change, seat):
-        thread.join(30)
-        assert not thread.is_alive()
-
     assert isinstance(outcome["change"], League), outcome["change"]
     assert isinstance(outcome["seat"], LeagueMatch), outcome["seat"]
     league = League.objects.get(pk=world.league.pk)
@@ -105,20 +121,15 @@ def test_a_first_line_up_while_the_schedule_is_made_again_is_refused_in_words(mo
     world = build_league(divisions=(2,), tables=2)
     generate(world)
     match = LeagueMatch.objects.filter(league=world.league).order_by("date", "pk").first()
-    outcome = {}
-    # held after its check that no match is seated, before it deletes the old matches
-    held, release = held_at(monkeypatch, league_services.schedule, "double_round_robin", "schedule")
-
-    schedule = in_thread(outcome, "schedule", lambda: generate(world, seed=5))
-    assert held.wait(10), "the schedule never reached its draw"
-    seat = in_thread(outcome, "seat", lambda: first_line_up(world, match))
-    until_lock_waiters(1, what="the first line-up never waited for the schedule")
-    release.set()
-    for thread in (schedule, seat):
-        thread.join(30)
-        assert not thread.is_alive()
-
-    assert isinstance(outcome["schedule"], list), outcome["schedule"]
+    # the schedule held after its check that no match is seated, before it deletes them
+    outcome = line_up_during(
+        monkeypatch,
+        world,
+        match,
+        lambda: generate(world, seed=5),
+        held_in=(league_services.schedule, "double_round_robin"),
+    )
+    assert isinstance(outcome["change"], list), outcome["change"]
     assert isinstance(outcome["seat"], ValidationError), outcome["seat"]
     assert "no longer in the schedule" in str(outcome["seat"])
     assert not LeagueMatch.objects.filter(pk=match.pk).exists()
@@ -140,24 +151,15 @@ def test_a_line_up_while_the_organiser_moves_the_match_waits_and_seats_it(monkey
     world = build_league(divisions=(2,), tables=2)
     generate(world)
     match = LeagueMatch.objects.filter(league=world.league).order_by("date", "pk").first()
-    outcome = {}
-    held, release = held_at(monkeypatch, league_services, "_check_free_week", "move")
     new_date = match.date + datetime.timedelta(days=1)
-
-    move = in_thread(
-        outcome,
-        "move",
+    outcome = line_up_during(
+        monkeypatch,
+        world,
+        match,
         lambda: league_services.match_move(match=match, date=new_date, by=world.organiser),
+        held_in=(league_services, "_check_free_week"),
     )
-    assert held.wait(10), "the move never reached its check of the week"
-    seat = in_thread(outcome, "seat", lambda: first_line_up(world, match))
-    until_lock_waiters(1, what="the line-up never waited for the move")
-    release.set()
-    for thread in (move, seat):
-        thread.join(30)
-        assert not thread.is_alive()
-
-    assert isinstance(outcome["move"], LeagueMatch), outcome["move"]
+    assert isinstance(outcome["change"], LeagueMatch), outcome["change"]
     assert isinstance(outcome["seat"], LeagueMatch), outcome["seat"]
     seated = LeagueMatch.objects.select_related("evening").get(pk=match.pk)
     assert seated.status == LeagueMatch.Status.SEATED
