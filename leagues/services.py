@@ -55,9 +55,9 @@ from clubs.models import Club, ClubRole, Member
 from clubs.permissions import Capability, may, require
 from scoring import services as scoring_services
 from scoring.models import Adjustment, Game, Hand
+from scoring.results.services import evening_totals_store
 from tournaments.models import Competition, Evening, Round, Seat, Table
 from tournaments.services import RULE_FIELDS
-from tournaments.versions import evenings_touch
 
 from . import schedule
 from . import table as league_table
@@ -548,18 +548,18 @@ def _lock_match(match):
     changes of a league and its matches wait for each other's rows (a deadlock: a
     server error for one of them). A match gone meanwhile (a schedule made again) is
     refused in words."""
+    gone = ValidationError(_("This match is no longer in the schedule; open the schedule again."))
+    locked = League.objects.select_for_update(of=("self",)).filter(matches=match.pk).order_by()
+    if not locked.values_list("pk", flat=True):
+        raise gone
     try:
-        league_id = LeagueMatch.objects.values_list("league_id", flat=True).get(pk=match.pk)
-        League.objects.select_for_update().values_list("pk", flat=True).get(pk=league_id)
         return (
             LeagueMatch.objects.select_for_update(of=("self",))
             .select_related("league__competition__club", "home", "away", "evening")
             .get(pk=match.pk)
         )
-    except (LeagueMatch.DoesNotExist, League.DoesNotExist):
-        raise ValidationError(
-            _("This match is no longer in the schedule; open the schedule again.")
-        ) from None
+    except LeagueMatch.DoesNotExist:
+        raise gone from None
 
 
 def _match_has_play(match):
@@ -741,10 +741,11 @@ def match_lineup_set(*, match: LeagueMatch, side: str, players: list[Member], by
             )
     Seat.objects.filter(old).delete()
     Seat.objects.bulk_create(seats)
-    # the seats, deleted and inserted in bulk, send no signal: the league's pages and
-    # the matchday evening's (its tables and board name the players) get a new version
+    # the seats, deleted and inserted in bulk, send no signal: the league's pages get a
+    # new version, and the matchday evening passes through the results' one writer, as
+    # every change below an evening does (its tables and board name the players)
     leagues_touch([league.pk])
-    evenings_touch([match.evening_id])
+    evening_totals_store([match.evening_id])
     _log(
         league,
         by,

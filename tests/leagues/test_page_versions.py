@@ -15,7 +15,7 @@ from leagues import selectors
 from leagues import services as league_services
 from leagues.models import League, LeagueMatch
 from tests import factories
-from tests.leagues.conftest import build_league, seat
+from tests.leagues.conftest import build_league, generate, seat
 from tournaments.models import Evening
 
 pytestmark = pytest.mark.django_db
@@ -174,13 +174,33 @@ def test_a_viewer_who_becomes_an_organiser_gets_the_organisers_page(client, worl
 
 def test_a_stranger_with_a_private_leagues_etag_gets_no_304(client, db):
     """The permission is asked before the version: an ETag copied from an organiser's
-    page does not tell a stranger that the page is unchanged."""
+    page does not tell a stranger that the page is unchanged (the team's and the
+    match's pages too)."""
     private = build_league(public=False, club_name="Besloten Bond")
+    generate(private)
+    addresses = [
+        page("tables", private.league),
+        team_page(private, private.teams[0][0]),
+        match_page(private, first_match(private)),
+    ]
     client.force_login(private.organiser)
-    tag = client.get(page("tables", private.league))["ETag"]
+    tags = {address: client.get(address)["ETag"] for address in addresses}
     client.force_login(factories.user("buitenstaander"))
-    answer = client.get(page("tables", private.league), HTTP_IF_NONE_MATCH=tag)
-    assert answer.status_code == 404
+    for address, tag in tags.items():
+        assert client.get(address, HTTP_IF_NONE_MATCH=tag).status_code == 404, address
+
+
+def test_another_leagues_team_or_match_is_not_found_here(client, world):
+    """The team and the match are looked for in the league of the address: another
+    league's ids answer 404, before any version is read."""
+    other = build_league(club_name="Andere Bond")
+    generate(other)
+    wrong = [
+        team_page(world, other.teams[0][0]),
+        match_page(world, first_match(other)),
+    ]
+    for address in wrong:
+        assert client.get(address).status_code == 404, address
 
 
 def team_page(world, team):
